@@ -1,0 +1,86 @@
+import Foundation
+import RaceLabKit
+
+/// Adds up a list on an operation queue's thread. Every property has one thread-safety
+/// strategy: `numbers` is immutable, `total` is written by the operation and read only after it
+/// finished (serial confinement).
+final class AdderOperation: Operation, @unchecked Sendable {
+    let numbers: [Int]
+    private let adder: SlowAdder
+    private(set) var total: Int?
+
+    init(numbers: [Int], adder: SlowAdder) {
+        self.numbers = numbers  // FIX: the operation works on its own immutable copy of the list.
+        self.adder = adder
+    }
+
+    override func main() {
+        var sum = 0
+        for number in numbers {
+            if isCancelled { return }
+            sum = adder.add(number, to: sum)
+        }
+        total = sum
+    }
+}
+
+/// The technote's remedy: immutable input, work confined to an operation, results committed on
+/// the main thread, and the newest operation kept as a tag so an older one cannot overwrite it.
+final class ListAdderFixed: ListAdderController {
+    private var numbers: [Int]
+    private let screen: ListAdderScreen
+    private let adder: SlowAdder
+    private let queue = OperationQueue()
+    private var inProgress: AdderOperation?  // main thread only
+
+    init(environment: ListAdderEnvironment) {
+        numbers = environment.initialNumbers
+        screen = environment.screen
+        adder = environment.adder
+        queue.name = "list-adder.recalculation"
+    }
+
+    deinit { queue.cancelAllOperations() }
+
+    func add(_ number: Int) {
+        numbers.append(number)
+        recalculate()
+    }
+
+    func remove(at index: Int) {
+        numbers.remove(at: index)
+        recalculate()
+    }
+
+    func removeAll(keepingFirst count: Int) {
+        numbers.removeSubrange(count...)
+        recalculate()
+    }
+
+    private func recalculate() {
+        inProgress?.cancel()
+        let operation = AdderOperation(numbers: numbers, adder: adder)
+        // No KVO on Linux: the completion block (any thread) hops to the main queue.
+        operation.completionBlock = { [weak self, weak operation] in
+            guard let operation else { return }
+            OperationQueue.main.addOperation { [weak self] in self?.finished(operation) }  // FIX: results go back to main.
+        }
+        inProgress = operation
+        screen.recalculating.set(true)
+        queue.addOperation(operation)
+    }
+
+    private func finished(_ operation: AdderOperation) {
+        // FIX: only the newest operation may commit; a finished older one is stale.
+        guard operation === inProgress, let total = operation.total else { return }
+        inProgress = nil
+        screen.total.setText(String(total))
+        screen.recalculating.set(false)
+    }
+}
+
+extension ListAdderLab {
+    static var solutions: [LabVariant<ListAdderEnvironment, ListAdderController>] {
+        [LabVariant(.fixed) { ListAdderFixed(environment: $0) }]
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import RaceLabKit
+
+/// The screen of the list-adder app: the total at the top and a "recalculating" spinner.
+final class ListAdderScreen {
+    let total = ScreenLabel("total", text: "0")
+    let recalculating = ScreenFlag("recalculating")
+}
+
+/// The slow part of the app: adding one number to a running total takes a while, which is why
+/// the app sums on another thread. Each step is a checkpoint: the moment the race window is open.
+final class SlowAdder: @unchecked Sendable {
+    func add(_ number: Int, to total: Int) -> Int {
+        Checkpoint.hit("adder.step")
+        return total + number
+    }
+}
+
+/// What each list-adder variant gets from the harness.
+struct ListAdderEnvironment {
+    let screen: ListAdderScreen
+    let adder: SlowAdder
+    let initialNumbers: [Int]
+}
+
+/// The user's actions, as every variant must offer them. All are called on the main thread; each
+/// changes the list and then starts a recalculation of the total.
+protocol ListAdderController: AnyObject {
+    func add(_ number: Int)
+    func remove(at index: Int)
+    func removeAll(keepingFirst count: Int)
+}
+
+enum ListAdderLab: LabScenario {
+    static let info = LabInfo(
+        id: "list-adder",
+        title: "Summing a list on a thread while the user edits it",
+        source: "seed 000 (ListAdder technote), listings 2 to 8",
+        bug: "a background thread reads the controller's numbers array while the main thread changes it",
+        invariants: [
+            "the process does not crash",
+            "the total shown is the sum of a list the user actually had",
+        ],
+        expectedDetectors: [.tsan, .crash]
+    )
+
+    static let variants: [LabVariant<ListAdderEnvironment, ListAdderController>] = [
+        LabVariant(.broken) { ListAdderBroken(environment: $0) },
+        LabVariant(.exercise) { ListAdderExercise(environment: $0) },
+    ]
+
+    static func play(_ variant: LabVariant<ListAdderEnvironment, ListAdderController>, in run: ScenarioRun) {
+        let screen = ListAdderScreen()
+        var list = [3, 1, 4, 1, 5, 9]
+        var sumsTheUserHad: Set<Int> = [list.reduce(0, +)]
+        let controller = variant.make(ListAdderEnvironment(screen: screen, adder: SlowAdder(), initialNumbers: list))
+
+        func userDid(_ change: (inout [Int]) -> Void, _ action: () -> Void) {
+            change(&list)
+            sumsTheUserHad.insert(list.reduce(0, +))
+            action()
+        }
+
+        switch run.mode {
+        case .scripted:
+            // The technote's story: add an item (a long sum starts), and while that sum is half
+            // way through, delete all but one item (a short sum starts).
+            let midSum = run.pause(at: "adder.step", hit: 3)
+            userDid({ $0.append(2) }) { controller.add(2) }
+            midSum.whilePaused {
+                userDid({ $0.removeSubrange(1...) }) { controller.removeAll(keepingFirst: 1) }
+            }
+        case .stress:
+            for _ in 0..<6 {
+                run.randomPause(upTo: 2)
+                switch run.random.next(upperBound: UInt64(4)) {
+                case 0 where list.count > 1:
+                    let index = Int(run.random.next(upperBound: UInt64(list.count)))
+                    userDid({ $0.remove(at: index) }) { controller.remove(at: index) }
+                case 1 where list.count > 2:
+                    userDid({ $0.removeSubrange(1...) }) { controller.removeAll(keepingFirst: 1) }
+                default:
+                    let number = Int(run.random.next(upperBound: UInt64(10)))
+                    userDid({ $0.append(number) }) { controller.add(number) }
+                }
+            }
+        }
+
+        run.settle(until: { !screen.recalculating.isOn() })
+        let shown = screen.total.text()
+        run.expect(
+            Int(shown).map(sumsTheUserHad.contains) ?? false,
+            "the total shows \(shown), but the user's lists summed to \(sumsTheUserHad.sorted())")
+        withExtendedLifetime(controller) {}
+    }
+}

@@ -1,0 +1,28 @@
+# RaceLab: every target builds with ThreadSanitizer (labs are only judged under TSan).
+SWIFT ?= swift
+SANITIZE = --sanitize=thread
+RACELAB = .build/debug/racelab
+RUNS ?= 3
+
+.PHONY: all build run test lab clean
+
+all: run
+
+build:
+	$(SWIFT) build $(SANITIZE)
+
+## make run: every lab, broken vs fixed, as one table (exit 0 when every expectation holds).
+run: build
+	$(RACELAB) run --all --runs $(RUNS)
+
+## make test: the test suite under ThreadSanitizer (any race in the tests fails the run).
+test:
+	$(SWIFT) test $(SANITIZE)
+
+## make lab LAB=list-adder: one lab, every variant including your exercise.
+lab: build
+	@if [ -z "$(LAB)" ]; then echo "make lab: say which lab, e.g. make lab LAB=list-adder (racelab list shows them)"; exit 2; fi
+	$(RACELAB) run $(LAB) --variant all --runs $(RUNS)
+
+clean:
+	rm -rf .build

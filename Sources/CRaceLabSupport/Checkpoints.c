@@ -1,0 +1,196 @@
+#include "CRaceLabSupport.h"
+
+#include <string.h>
+#include <time.h>
+#if defined(__linux__)
+#include <sys/syscall.h>
+#include <unistd.h>
+#else
+#include <pthread.h>
+#endif
+
+// No TSan instrumentation for plain accesses here, and only relaxed atomics (TSan instruments
+// atomics even in no_sanitize functions, but a relaxed access is no synchronisation for it).
+#define RL_INVISIBLE __attribute__((no_sanitize("thread")))
+#define LOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#define STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+#define ADD(p, v) __atomic_add_fetch((p), (v), __ATOMIC_RELAXED)
+
+enum { RL_MAX_NAMES = 128, RL_MAX_THREADS = 256 };
+
+typedef struct {
+    const char *name;
+    int64_t hits;
+} rl_name_slot;
+
+static rl_name_slot names[RL_MAX_NAMES];
+static rl_thread_position threads[RL_MAX_THREADS];
+static int64_t activity;
+static int64_t last_activity_ns;
+
+// Arming: 0 idle, 1 armed, 2 reached (thread waiting), 3 released.
+static const char *armed_name;
+static int64_t armed_hit;
+static int arm_state;
+static int64_t arm_generation;
+
+static uint64_t jitter_seed;
+static int64_t jitter_max_us;
+
+RL_INVISIBLE int64_t rl_monotonic_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+RL_INVISIBLE int64_t rl_current_thread_id(void) {
+#if defined(__linux__)
+    return (int64_t)syscall(SYS_gettid);
+#else
+    uint64_t tid = 0;
+    pthread_threadid_np(NULL, &tid);
+    return (int64_t)tid;
+#endif
+}
+
+RL_INVISIBLE static int same_name(const char *a, const char *b) {
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+RL_INVISIBLE static rl_name_slot *slot_for(const char *name, int create) {
+    for (int i = 0; i < RL_MAX_NAMES; i++) {
+        const char *existing = LOAD(&names[i].name);
+        if (existing == NULL) {
+            if (!create) return NULL;
+            const char *expected = NULL;
+            if (__atomic_compare_exchange_n(&names[i].name, &expected, name, 0, __ATOMIC_RELAXED,
+                                            __ATOMIC_RELAXED)) {
+                return &names[i];
+            }
+            existing = expected;
+        }
+        if (same_name(existing, name)) return &names[i];
+    }
+    return NULL;
+}
+
+RL_INVISIBLE static void note_position(const char *name, int is_main, int64_t hits, int64_t now) {
+    int64_t tid = rl_current_thread_id();
+    for (int i = 0; i < RL_MAX_THREADS; i++) {
+        int64_t owner = LOAD(&threads[i].thread_id);
+        if (owner == 0) {
+            int64_t expected = 0;
+            if (!__atomic_compare_exchange_n(&threads[i].thread_id, &expected, tid, 0,
+                                             __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+                owner = expected;
+            } else {
+                owner = tid;
+            }
+        }
+        if (owner == tid) {
+            STORE(&threads[i].is_main_thread, is_main);
+            STORE(&threads[i].checkpoint, name);
+            STORE(&threads[i].hits, hits);
+            STORE(&threads[i].at_ns, now);
+            return;
+        }
+    }
+}
+
+RL_INVISIBLE static uint64_t mix64(uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+RL_INVISIBLE static uint64_t name_hash(const char *name) {
+    uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a
+    for (const char *p = name; p && *p; p++) h = (h ^ (uint8_t)*p) * 0x100000001b3ULL;
+    return h;
+}
+
+RL_INVISIBLE void rl_checkpoint_set_jitter(uint64_t seed, int64_t max_us) {
+    STORE(&jitter_seed, seed);
+    STORE(&jitter_max_us, max_us);
+}
+
+RL_INVISIBLE static void jitter(const char *name, int64_t hit) {
+    int64_t max_us = LOAD(&jitter_max_us);
+    if (max_us <= 0) return;
+    uint64_t draw = mix64(LOAD(&jitter_seed) ^ mix64(name_hash(name) + (uint64_t)hit * 0x9E3779B97F4A7C15ULL));
+    if (draw & 1) return;  // bursts of fast steps interleave differently from slow ones
+    int64_t us = (int64_t)((draw >> 1) % (uint64_t)max_us);
+    struct timespec nap = {us / 1000000, (us % 1000000) * 1000};
+    nanosleep(&nap, NULL);
+}
+
+RL_INVISIBLE void rl_checkpoint_reset(void) {
+    STORE(&arm_state, 3);  // free anyone still paused from the last iteration
+    ADD(&arm_generation, 1);
+    for (int i = 0; i < RL_MAX_NAMES; i++) STORE(&names[i].hits, 0);
+    STORE(&last_activity_ns, 0);
+    STORE(&armed_name, (const char *)NULL);
+    STORE(&armed_hit, 0);
+    STORE(&arm_state, 0);
+}
+
+RL_INVISIBLE int64_t rl_checkpoint_hit(const char *name, int is_main_thread, int64_t pause_limit_ns) {
+    rl_name_slot *slot = slot_for(name, 1);
+    int64_t hit = slot ? ADD(&slot->hits, 1) : 0;
+    int64_t now = rl_monotonic_ns();
+    ADD(&activity, 1);
+    STORE(&last_activity_ns, now);
+    note_position(name, is_main_thread, hit, now);
+
+    if (LOAD(&arm_state) == 1 && LOAD(&armed_hit) == hit && same_name(LOAD(&armed_name), name)) {
+        int64_t generation = LOAD(&arm_generation);
+        int expected = 1;
+        if (__atomic_compare_exchange_n(&arm_state, &expected, 2, 0, __ATOMIC_RELAXED,
+                                        __ATOMIC_RELAXED)) {
+            struct timespec nap = {0, 100000};  // 100 us
+            int64_t deadline = now + pause_limit_ns;
+            while (LOAD(&arm_state) == 2 && LOAD(&arm_generation) == generation &&
+                   rl_monotonic_ns() < deadline) {
+                nanosleep(&nap, NULL);
+            }
+        }
+    }
+    jitter(name, hit);
+    return hit;
+}
+
+RL_INVISIBLE void rl_checkpoint_arm(const char *name, int64_t hit) {
+    STORE(&armed_name, name);
+    STORE(&armed_hit, hit);
+    STORE(&arm_state, 1);
+}
+
+RL_INVISIBLE int rl_checkpoint_armed_reached(void) { return LOAD(&arm_state) == 2; }
+
+RL_INVISIBLE void rl_checkpoint_release(void) {
+    STORE(&arm_state, 3);
+    ADD(&arm_generation, 1);
+}
+
+RL_INVISIBLE int64_t rl_checkpoint_activity(void) { return LOAD(&activity); }
+RL_INVISIBLE int64_t rl_checkpoint_last_activity_ns(void) { return LOAD(&last_activity_ns); }
+
+RL_INVISIBLE int64_t rl_checkpoint_hits(const char *name) {
+    rl_name_slot *slot = slot_for(name, 0);
+    return slot ? LOAD(&slot->hits) : 0;
+}
+
+RL_INVISIBLE int rl_thread_positions(rl_thread_position *out, int capacity) {
+    int count = 0;
+    for (int i = 0; i < RL_MAX_THREADS && count < capacity; i++) {
+        int64_t tid = LOAD(&threads[i].thread_id);
+        if (tid == 0) break;
+        out[count].thread_id = tid;
+        out[count].is_main_thread = LOAD(&threads[i].is_main_thread);
+        out[count].checkpoint = LOAD(&threads[i].checkpoint);
+        out[count].hits = LOAD(&threads[i].hits);
+        out[count].at_ns = LOAD(&threads[i].at_ns);
+        count++;
+    }
+    return count;
+}

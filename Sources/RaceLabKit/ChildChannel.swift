@@ -1,0 +1,48 @@
+import Foundation
+
+/// The child's structured messages to its parent: one JSON object per line on stdout, each
+/// line tagged so that anything else a lab prints is told apart. TSan writes to stderr.
+public enum ChildChannel {
+    static let progressTag = "RACELAB-PROGRESS "
+    static let resultTag = "RACELAB-RESULT "
+
+    /// A heartbeat: where the child is. The watchdog treats a change as progress.
+    public struct Progress: Codable, Sendable, Equatable {
+        public var iteration: Int
+        public var checkpointHits: Int64
+        public var threads: [ThreadPosition]
+    }
+
+    /// One parsed line of the child's stdout.
+    public enum Message: Equatable, Sendable {
+        case progress(Progress)
+        case result(ScenarioOutcome)
+        case malformed(String)
+        case other(String)
+    }
+
+    public static func encode(_ progress: Progress) -> String { progressTag + json(progress) }
+    public static func encode(_ result: ScenarioOutcome) -> String { resultTag + json(result) }
+
+    public static func decode(_ line: String) -> Message {
+        if line.hasPrefix(progressTag) {
+            guard let progress = try? JSONDecoder().decode(Progress.self, from: Data(line.dropFirst(progressTag.count).utf8)) else {
+                return .malformed(line)
+            }
+            return .progress(progress)
+        }
+        if line.hasPrefix(resultTag) {
+            guard let result = try? JSONDecoder().decode(ScenarioOutcome.self, from: Data(line.dropFirst(resultTag.count).utf8)) else {
+                return .malformed(line)
+            }
+            return .result(result)
+        }
+        return .other(line)
+    }
+
+    private static func json<T: Encodable>(_ value: T) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: (try? encoder.encode(value)) ?? Data("{}".utf8), as: UTF8.self)
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// How the parent runs variants: which binary, how many runs and iterations, what seed.
+public struct RunSettings: Sendable {
+    public var executable: URL
+    /// nil: the lab's default for the mode.
+    public var iterations: Int?
+    public var runs: Int
+    public var seed: UInt64
+    /// Seconds without progress before the watchdog kills a child.
+    public var stallTimeout: Double
+
+    public init(executable: URL, iterations: Int? = nil, runs: Int = 1, seed: UInt64, stallTimeout: Double = 10) {
+        self.executable = executable
+        self.iterations = iterations
+        self.runs = runs
+        self.seed = seed
+        self.stallTimeout = stallTimeout
+    }
+}
+
+/// Runs lab variants in child processes and judges them.
+public enum LabRunner {
+    /// The modes a variant is run in when none is asked for: broken variants are shown in the
+    /// scripted demo; fixed variants and exercises must survive the scripted interleaving and
+    /// the stress soak.
+    public static func defaultModes(for kind: VariantKind) -> [RunMode] {
+        kind == .broken ? [.scripted] : [.scripted, .stress]
+    }
+
+    /// Run `settings.runs` children for one variant in one mode. Run k uses seed `settings.seed + k`.
+    public static func run(
+        _ lab: Lab, variant: Lab.Variant, mode: RunMode, settings: RunSettings,
+        onRun: (Int) -> Void = { _ in }
+    ) -> VariantOutcome {
+        let iterations = settings.iterations ?? lab.info.defaultIterations[mode] ?? 1
+        var verdicts: [RunVerdict] = []
+        for index in 0..<settings.runs {
+            onRun(index + 1)
+            let plan = ScenarioPlan(
+                lab: lab.id, variant: variant.name, mode: mode, iterations: iterations,
+                seed: settings.seed &+ UInt64(index), stopAtFirstDetection: true)
+            let request = ChildRequest(
+                executable: settings.executable, arguments: childArguments(plan),
+                environment: TSanEnvironment.childEnvironment(), stallTimeout: settings.stallTimeout)
+            let child = ChildRunner.run(request)
+            verdicts.append(VerdictBuilder.verdict(plan: plan, kind: variant.kind, child: child, reproduce: reproduceCommand(plan)))
+        }
+        return VariantOutcome(lab: lab.id, variant: variant.name, kind: variant.kind, mode: mode, runs: verdicts)
+    }
+
+    public static func childArguments(_ plan: ScenarioPlan) -> [String] {
+        ["child", plan.lab, "--variant", plan.variant, "--mode", plan.mode.rawValue,
+         "--iterations", String(plan.iterations), "--seed", String(plan.seed)]
+    }
+
+    /// The command a learner types to see this exact run again.
+    public static func reproduceCommand(_ plan: ScenarioPlan) -> String {
+        "racelab run \(plan.lab) --variant \(plan.variant) --mode \(plan.mode.rawValue) --iterations \(plan.iterations) --seed \(plan.seed)"
+    }
+}

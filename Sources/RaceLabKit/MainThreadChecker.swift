@@ -1,0 +1,38 @@
+import CRaceLabSupport
+import Foundation
+
+/// One UI access made off the main thread.
+public struct MainThreadViolation: Codable, Sendable, Equatable {
+    public let what: String
+    public let file: String
+    public let line: Int
+    public let threadID: Int64
+}
+
+/// Our Main Thread Checker: UI stand-ins call `check`, which records (never crashes) any access
+/// made off the main thread, with the caller's file:line. The driver turns the records into
+/// invariant failures at the end of each iteration.
+public final class MainThreadChecker: @unchecked Sendable {
+    public static let shared = MainThreadChecker()
+
+    private let lock = NSLock()
+    private var violations: [MainThreadViolation] = []
+
+    public func check(_ what: @autoclosure () -> String, file: StaticString, line: UInt) {
+        guard !Thread.isMainThread else { return }
+        let violation = MainThreadViolation(
+            what: what(), file: "\(file)", line: Int(line), threadID: rl_current_thread_id())
+        lock.lock()
+        violations.append(violation)
+        lock.unlock()
+    }
+
+    /// Everything recorded since the last call.
+    public func drain() -> [MainThreadViolation] {
+        lock.lock()
+        defer { lock.unlock() }
+        let drained = violations
+        violations.removeAll()
+        return drained
+    }
+}

@@ -1,0 +1,238 @@
+import CRaceLabSupport
+import Foundation
+
+/// The `racelab` commands. `main.swift` only hands over the arguments and the lab registry.
+public struct RaceLabCommandLine {
+    let registry: LabRegistry
+    let environment: [String: String]
+
+    public init(registry: LabRegistry, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.registry = registry
+        self.environment = environment
+    }
+
+    static let runSpec = CommandSpec(
+        name: "run", valueOptions: ["variant", "mode", "iterations", "runs", "seed", "timeout"],
+        flags: ["all", "json"], positionals: 0...1,
+        usage: "racelab run <lab>|--all [--variant broken|fixed|exercise|all|NAME] [--mode scripted|stress] [--iterations N] [--runs N] [--seed S] [--timeout SECONDS] [--json]")
+    static let childSpec = CommandSpec(
+        name: "child", valueOptions: ["variant", "mode", "iterations", "seed"], positionals: 1...1,
+        usage: "racelab child <lab> --variant NAME --mode scripted|stress --iterations N --seed S (used by racelab itself)")
+    static let listSpec = CommandSpec(name: "list", flags: ["json"], usage: "racelab list [--json]")
+
+    public static let help = """
+        racelab: run thread-safety labs under ThreadSanitizer and judge each variant.
+
+          racelab list                      the labs, their bugs and expected detectors
+          racelab run <lab> [options]       run one lab (broken and fixed variants by default)
+          racelab run --all [options]       every lab, one table
+          racelab help                      this text
+
+        run options:
+          --variant broken|fixed|exercise|all|NAME   which variants (default: broken and fixed)
+          --mode scripted|stress   scripted forces the bad interleaving at checkpoints; stress
+                                   uses seeded random delays (default: broken scripted,
+                                   fixed and exercise both modes)
+          --iterations N           iterations per run (default: the lab's, per mode)
+          --runs N                 child processes per variant and mode (default 1)
+          --seed S                 base seed; run k uses S+k (default: random, always printed)
+          --timeout SECONDS        watchdog: kill a child with no progress for this long (default 10)
+          --json                   machine-readable output
+
+        Exit status: 0 every expectation met (broken caught, fixed and exercise clean),
+        1 an expectation failed, 2 bad usage or a build without ThreadSanitizer.
+        """
+
+    /// Runs a command; returns the exit status (0, 1 or 2).
+    public func main(_ arguments: [String]) -> Int32 {
+        do throws(UsageError) {
+            guard let command = arguments.first else {
+                print(Self.help)
+                return 0
+            }
+            let rest = Array(arguments.dropFirst())
+            switch command {
+            case "help", "--help", "-h":
+                print(Self.help)
+                return 0
+            case "list":
+                return try list(ParsedArguments(rest, spec: Self.listSpec))
+            case "run":
+                return try run(ParsedArguments(rest, spec: Self.runSpec))
+            case "child":
+                try child(ParsedArguments(rest, spec: Self.childSpec))
+            default:
+                throw UsageError("unknown command '\(command)'; valid: list, run, help")
+            }
+        } catch {
+            FileHandle.standardError.write(Data("racelab: \(error.message)\n".utf8))
+            return 2
+        }
+    }
+
+    // MARK: list
+
+    func list(_ arguments: ParsedArguments) -> Int32 {
+        if arguments.has("json") {
+            struct Entry: Codable {
+                let id, title, source, bug: String
+                let variants: [String]
+                let invariants: [String]
+                let expectedDetectors: [Detector]
+            }
+            let entries = registry.labs.map {
+                Entry(id: $0.id, title: $0.info.title, source: $0.info.source, bug: $0.info.bug,
+                      variants: $0.variants.map(\.name), invariants: $0.info.invariants, expectedDetectors: $0.info.expectedDetectors)
+            }
+            print(Self.json(entries))
+            return 0
+        }
+        for lab in registry.labs {
+            print("\(lab.id): \(lab.info.title)")
+            print("  bug:       \(lab.info.bug)")
+            print("  variants:  \(lab.variants.map(\.name).joined(separator: ", "))")
+            print("  caught by: \(lab.info.expectedDetectors.map(\.rawValue).joined(separator: ", "))")
+            print("  from:      \(lab.info.source)")
+        }
+        return 0
+    }
+
+    // MARK: run
+
+    func lab(_ id: String) throws(UsageError) -> Lab {
+        guard let lab = registry.lab(id) else {
+            throw UsageError("unknown lab '\(id)'; valid: \(registry.ids.joined(separator: ", "))")
+        }
+        return lab
+    }
+
+    /// Which variants `--variant` names in `lab`.
+    func variants(_ selector: String?, in lab: Lab) throws(UsageError) -> [Lab.Variant] {
+        switch selector {
+        case nil: return lab.variants.filter { $0.kind != .exercise }
+        case "all": return lab.variants
+        case let name?:
+            if let kind = VariantKind(rawValue: name) {
+                let matching = lab.variants.filter { $0.kind == kind }
+                guard !matching.isEmpty else { throw UsageError("lab '\(lab.id)' has no \(name) variant in this build") }
+                return matching
+            }
+            guard let variant = lab.variant(named: name) else {
+                throw UsageError("unknown variant '\(name)' for lab '\(lab.id)'; valid: broken, fixed, exercise, all, \(lab.variants.map(\.name).joined(separator: ", "))")
+            }
+            return [variant]
+        }
+    }
+
+    func run(_ arguments: ParsedArguments) throws(UsageError) -> Int32 {
+        let labs: [Lab]
+        if arguments.has("all") {
+            guard arguments.positionals.isEmpty else { throw UsageError("give a lab or --all, not both") }
+            labs = registry.labs
+        } else {
+            guard let id = arguments.positionals.first else {
+                throw UsageError("which lab? give one of \(registry.ids.joined(separator: ", ")), or --all")
+            }
+            labs = [try lab(id)]
+        }
+        let mode = try arguments.choice("mode", from: RunMode.allCases.map(\.rawValue)).flatMap(RunMode.init(rawValue:))
+        let variantSelector = arguments.string("variant")
+        var plan: [(Lab, Lab.Variant, RunMode)] = []
+        for lab in labs {
+            for variant in try variants(variantSelector, in: lab) {
+                for variantMode in mode.map({ [$0] }) ?? LabRunner.defaultModes(for: variant.kind) {
+                    plan.append((lab, variant, variantMode))
+                }
+            }
+        }
+        let settings = RunSettings(
+            executable: Self.executableURL,
+            iterations: try arguments.int("iterations", in: 1...1_000_000),
+            runs: try arguments.int("runs", in: 1...10_000) ?? 1,
+            seed: try arguments.uint64("seed") ?? UInt64.random(in: 1...999_999),
+            stallTimeout: try arguments.double("timeout", in: 1...3600) ?? 10)
+
+        guard rl_tsan_enabled() != 0 else {
+            throw UsageError("this racelab was built without ThreadSanitizer, so it cannot judge races. Use `make run`, or build with `swift build --sanitize=thread` and run .build/debug/racelab")
+        }
+
+        let progress = ProgressLine(enabled: isatty(2) != 0)
+        let started = Date()
+        var outcomes: [VariantOutcome] = []
+        for (index, (lab, variant, variantMode)) in plan.enumerated() {
+            outcomes.append(LabRunner.run(lab, variant: variant, mode: variantMode, settings: settings) { runNumber in
+                progress.show("[\(index + 1)/\(plan.count)] \(lab.id) \(variant.name) \(variantMode.rawValue): run \(runNumber)/\(settings.runs)")
+            })
+        }
+        progress.clear()
+        let allMet = outcomes.allSatisfy(\.met)
+        if arguments.has("json") {
+            struct Report: Codable {
+                let seed: UInt64
+                let runsPerVariant: Int
+                let elapsedSeconds: Double
+                let allExpectationsMet: Bool
+                let outcomes: [VariantOutcome]
+            }
+            print(Self.json(Report(seed: settings.seed, runsPerVariant: settings.runs, elapsedSeconds: Date().timeIntervalSince(started),
+                                   allExpectationsMet: allMet, outcomes: outcomes)))
+        } else {
+            let colour = isatty(1) != 0 && environment["NO_COLOR"] == nil
+            print("RaceLab: \(labs.count) lab(s), \(settings.runs) run(s) per variant and mode, base seed \(settings.seed), ThreadSanitizer on\n")
+            print(TableReporter(colour: colour).render(outcomes))
+            let failed = outcomes.filter { !$0.met }.count
+            print(String(format: "%@ in %.1fs.", failed == 0 ? "All expectations met" : "\(failed) expectation(s) NOT met", Date().timeIntervalSince(started)))
+        }
+        return allMet ? 0 : 1
+    }
+
+    // MARK: child
+
+    func child(_ arguments: ParsedArguments) throws(UsageError) -> Never {
+        let lab = try lab(arguments.positionals[0])
+        guard let name = arguments.string("variant"), lab.variant(named: name) != nil else {
+            throw UsageError("child needs --variant, one of \(lab.variants.map(\.name).joined(separator: ", "))")
+        }
+        guard let mode = try arguments.choice("mode", from: RunMode.allCases.map(\.rawValue)).flatMap(RunMode.init(rawValue:)) else {
+            throw UsageError("child needs --mode scripted|stress")
+        }
+        let plan = ScenarioPlan(
+            lab: lab.id, variant: name, mode: mode,
+            iterations: try arguments.int("iterations", in: 1...1_000_000) ?? 1,
+            seed: try arguments.uint64("seed") ?? 0)
+        ChildSession.run(lab, plan: plan)
+    }
+
+    // MARK: helpers
+
+    /// This program's own binary: children are the same executable.
+    static var executableURL: URL {
+        #if os(Linux)
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        #else
+        Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+        #endif
+    }
+
+    static func json<T: Encodable>(_ value: T) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
+    }
+}
+
+/// A one-line progress display on a terminal's stderr; silent when stderr is not a terminal.
+final class ProgressLine {
+    let enabled: Bool
+    init(enabled: Bool) { self.enabled = enabled }
+
+    func show(_ text: String) {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
+    }
+
+    func clear() {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+
+/// An invariant that did not hold, with where the scenario checked it.
+public struct InvariantFailure: Codable, Sendable, Equatable {
+    public let iteration: Int
+    public let message: String
+    public let file: String
+    public let line: Int
+}
+
+/// One iteration of a scenario, as the lab's `play` sees it: the user's actions on the main
+/// thread, ways to wait for the lab's threads, and the invariant checks.
+/// Used on the main thread only.
+public final class ScenarioRun {
+    public let mode: RunMode
+    /// 1-based.
+    public let iteration: Int
+    /// This iteration's seed (derived from the run's seed and the iteration number).
+    public let seed: UInt64
+    /// Main-thread randomness for stress mode (action choices, pauses). Repeatable per seed.
+    public var random: SeededRandom
+
+    private(set) var failures: [InvariantFailure] = []
+    private(set) var notes: [String] = []
+    private(set) var metrics: [String: Double] = [:]
+
+    init(mode: RunMode, iteration: Int, seed: UInt64) {
+        self.mode = mode
+        self.iteration = iteration
+        self.seed = seed
+        self.random = SeededRandom(seed: seed)
+    }
+
+    // MARK: Invariants
+
+    /// Check an invariant; a false condition is recorded as a failure (the run goes on).
+    public func expect(
+        _ condition: Bool, _ message: @autoclosure () -> String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
+        if !condition { fail(message(), file: file, line: line) }
+    }
+
+    public func fail(_ message: String, file: StaticString = #filePath, line: UInt = #line) {
+        failures.append(InvariantFailure(iteration: iteration, message: message, file: "\(file)", line: Int(line)))
+    }
+
+    /// Something worth knowing that is not a failure (e.g. a checkpoint that was not reached).
+    public func note(_ text: String) { notes.append(text) }
+
+    /// Add to a named measurement (summed over iterations), e.g. wasted work steps.
+    public func record(_ metric: String, _ value: Double) { metrics[metric, default: 0] += value }
+
+    // MARK: Timing the user's actions
+
+    /// Scripted mode: arm `checkpoint` so that the thread making its `hit`-th arrival there
+    /// waits. Arm before the action that starts the work, then call `whilePaused` on the result.
+    /// Stress mode: arms nothing.
+    public func pause(at checkpoint: StaticString, hit: Int = 1) -> ScriptedPause {
+        if mode == .scripted { Checkpoint.arm(checkpoint, hit: hit) }
+        return ScriptedPause(run: self, checkpoint: "\(checkpoint)", hit: hit)
+    }
+
+    /// Stress mode: spin the main run loop for a random time up to `milliseconds`. Scripted: no-op.
+    public func randomPause(upTo milliseconds: Int) {
+        guard mode == .stress, milliseconds > 0 else { return }
+        spin(for: Double(random.next(upperBound: UInt64(milliseconds * 1000))) / 1_000_000)
+    }
+
+    /// Let the main run loop deliver `OperationQueue.main` / `DispatchQueue.main` work for a while.
+    public func spin(for seconds: Double) {
+        let end = Date(timeIntervalSinceNow: seconds)
+        repeat {
+            RunLoop.main.run(until: min(end, Date(timeIntervalSinceNow: 0.002)))
+        } while Date() < end
+    }
+
+    /// Spin the main run loop until `condition` holds; false if `timeout` passed first.
+    @discardableResult
+    public func waitUntil(timeout: Double, _ condition: () -> Bool) -> Bool {
+        let end = Date(timeIntervalSinceNow: timeout)
+        while !condition() {
+            if Date() >= end { return false }
+            RunLoop.main.run(until: Date(timeIntervalSinceNow: 0.001))
+        }
+        return true
+    }
+
+    /// Wait until the lab is quiet: `condition` holds and no checkpoint was hit for `idle`
+    /// seconds (default: 50 ms scripted, 10 ms stress). False if `timeout` passed first.
+    @discardableResult
+    public func settle(idle: Double? = nil, timeout: Double = 10, until condition: () -> Bool = { true }) -> Bool {
+        let idle = idle ?? (mode == .scripted ? 0.05 : 0.01)
+        var quietSince: Date?
+        let settled = waitUntil(timeout: timeout) {
+            let quietNow = condition() && (Checkpoint.secondsSinceLastHit ?? .infinity) >= idle
+            guard quietNow else { quietSince = nil; return false }
+            let since = quietSince ?? Date()
+            quietSince = since
+            return Date().timeIntervalSince(since) >= idle
+        }
+        if !settled { note("the scenario did not settle within \(timeout)s") }
+        return settled
+    }
+}
+
+/// A checkpoint armed by `ScenarioRun.pause(at:hit:)`.
+public struct ScriptedPause {
+    let run: ScenarioRun
+    let checkpoint: String
+    let hit: Int
+
+    /// Scripted mode: wait until a thread is held at the checkpoint, run `action` on the main
+    /// thread meanwhile, then let the thread go on: the bad interleaving, every time.
+    /// Stress mode: run `action` after a random pause of up to 2 ms.
+    public func whilePaused(maxWait: Double = 5, _ action: () -> Void) {
+        guard run.mode == .scripted else {
+            run.randomPause(upTo: 2)
+            action()
+            return
+        }
+        defer { Checkpoint.release() }
+        if !run.waitUntil(timeout: maxWait, { Checkpoint.armedReached }) {
+            run.note("checkpoint \(checkpoint) #\(hit) was not reached within \(maxWait)s; acted anyway")
+        }
+        action()
+    }
+}

@@ -1,0 +1,78 @@
+/// One ThreadSanitizer report, parsed from its text.
+public struct TSanReport: Codable, Sendable, Equatable {
+    public enum Kind: String, Codable, Sendable, CaseIterable {
+        case dataRace = "data race"
+        case swiftAccessRace = "Swift access race"
+        case lockOrderInversion = "lock-order inversion"
+        case threadLeak = "thread leak"
+        case heapUseAfterFree = "heap-use-after-free"
+        case other
+    }
+
+    /// One stack frame: `#3 function file:line:column (module+offset)`.
+    public struct Frame: Codable, Sendable, Equatable {
+        public var function: String
+        public var demangled: String
+        public var file: String?
+        public var line: Int?
+        public var column: Int?
+        public var module: String?
+
+        /// `Broken.swift:37` (file name only; no line when TSan had none), nil without a file.
+        public var shortLocation: String? {
+            guard let file else { return nil }
+            let name = file.split(separator: "/").last.map(String.init) ?? file
+            guard let line, line > 0 else { return name }
+            return "\(name):\(line)"
+        }
+    }
+
+    /// A memory access (or a mutex acquisition / thread creation) with its stack.
+    public struct Access: Codable, Sendable, Equatable {
+        /// The header line, e.g. "Previous read of size 8 at 0x7b0c... by thread T7".
+        public var description: String
+        public var isWrite: Bool
+        public var isPrevious: Bool
+        public var size: Int?
+        /// "main thread", "thread T7".
+        public var thread: String?
+        public var frames: [Frame]
+    }
+
+    public var kind: Kind
+    /// The text after "WARNING: ThreadSanitizer: " without the pid.
+    public var title: String
+    public var accesses: [Access]
+    /// "heap block of size 40 at 0x... allocated by main thread", "global 'counter' ...".
+    public var location: String?
+    public var locationFrames: [Frame]
+    /// "Thread T7 'racelab' (tid=2615, running) created by main thread", with its creation stack.
+    public var threads: [Access]
+    /// Lock-order inversions: "M0 (0x...) => M1 (0x...) => M0".
+    public var lockCycle: String?
+    public var summary: String?
+    /// The report ended before its closing line (a cut-off log).
+    public var truncated: Bool
+    /// The report's own text, as printed (colour codes removed).
+    public var text: String
+
+    /// The first frame of each access that has a source line: where the racing code is.
+    public var racingLines: [String] {
+        accesses.compactMap { $0.frames.first(where: { $0.shortLocation != nil })?.shortLocation }
+    }
+
+    /// Frames (of any access) whose file lies under `folder`: the learner's own lines.
+    public func frames(under folder: String) -> [Frame] {
+        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+        return accesses.flatMap(\.frames).filter { $0.file?.hasPrefix(prefix) == true && ($0.line ?? 0) > 0 }
+    }
+
+    /// Two reports about the same pair of code locations count once.
+    public var deduplicationKey: String {
+        let places = accesses.map { access in
+            access.frames.first(where: { $0.shortLocation != nil }).map { "\($0.file ?? ""):\($0.line ?? 0)" }
+                ?? access.frames.first?.function ?? access.description
+        }
+        return "\(kind.rawValue)|\(title)|\(places.sorted().joined(separator: "|"))"
+    }
+}

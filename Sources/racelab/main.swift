@@ -1,0 +1,5 @@
+import Foundation
+import Labs
+import RaceLabKit
+
+exit(RaceLabCommandLine(registry: labCatalog).main(Array(CommandLine.arguments.dropFirst())))
