@@ -1,0 +1,31 @@
+import Labs
+import RaceLabKit
+import XCTest
+
+/// Every reference fixed variant runs in this very process, on XCTest's main thread, under
+/// TSan: any race it has fails `swift test` outright, and the invariants are asserted here.
+final class FixedVariantsTests: XCTestCase {
+    func testSuiteRunsUnderThreadSanitizer() {
+        XCTAssertTrue(LabsTestSupport.tsanEnabled, "run the tests with `make test` (swift test --sanitize=thread)")
+    }
+
+    func testEveryFixedVariantIsCleanInProcess() {
+        XCTAssertTrue(Thread.isMainThread)
+        var checked = 0
+        for lab in labCatalog.labs {
+            for variant in lab.variants where variant.kind == .fixed {
+                for (mode, iterations) in [(RunMode.scripted, 5), (.stress, 150)] {
+                    let plan = ScenarioPlan(lab: lab.id, variant: variant.name, mode: mode, iterations: iterations,
+                                            seed: 2026, stopAtFirstDetection: false)
+                    let outcome = ScenarioDriver.run(lab, plan: plan)
+                    let context = "\(lab.id) \(variant.name) \(mode.rawValue) seed \(plan.seed)"
+                    XCTAssertEqual(outcome.iterationsRun, iterations, context)
+                    XCTAssertEqual(outcome.failures, [], context)
+                    XCTAssertEqual(outcome.tsanReports, 0, "TSan reported a race in \(context)")
+                    checked += 1
+                }
+            }
+        }
+        XCTAssertEqual(checked, labCatalog.labs.count * 2, "every lab has a fixed variant, run in both modes")
+    }
+}
