@@ -5,8 +5,8 @@ import Foundation
 // Lesson files (Labs/<Lab>/README.md) are read at run time from the source tree; keep them
 // out of the compiled target without one exclude line per lab.
 let labsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Labs")
-let lessonFiles = ((try? FileManager.default.contentsOfDirectory(atPath: labsDirectory.path)) ?? [])
-    .map { "\($0)/README.md" }
+let lessonFiles = (["README.md"] + ((try? FileManager.default.contentsOfDirectory(atPath: labsDirectory.path)) ?? [])
+    .map { "\($0)/README.md" })
     .filter { FileManager.default.fileExists(atPath: labsDirectory.appendingPathComponent($0).path) }
     .sorted()
 

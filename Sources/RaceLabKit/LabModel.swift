@@ -52,6 +52,9 @@ public struct LabInfo: Sendable {
     public let folder: URL
     /// Iterations per run when none are given.
     public let defaultIterations: [RunMode: Int]
+    /// Seconds without progress before the watchdog kills a child (when --timeout is not given).
+    /// Labs whose broken variant hangs on purpose set it low, so each run costs little.
+    public let watchdogSeconds: Double
 
     public init(
         id: String,
@@ -61,6 +64,7 @@ public struct LabInfo: Sendable {
         invariants: [String],
         expectedDetectors: [Detector],
         defaultIterations: [RunMode: Int] = [.scripted: 3, .stress: 200],
+        watchdogSeconds: Double = 10,
         scenarioFile: StaticString = #filePath
     ) {
         self.id = id
@@ -70,6 +74,7 @@ public struct LabInfo: Sendable {
         self.invariants = invariants
         self.expectedDetectors = expectedDetectors
         self.defaultIterations = defaultIterations
+        self.watchdogSeconds = watchdogSeconds
         self.folder = URL(fileURLWithPath: "\(scenarioFile)").deletingLastPathComponent()
     }
 

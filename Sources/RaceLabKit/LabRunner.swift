@@ -7,15 +7,19 @@ public struct RunSettings: Sendable {
     public var iterations: Int?
     public var runs: Int
     public var seed: UInt64
-    /// Seconds without progress before the watchdog kills a child.
-    public var stallTimeout: Double
+    /// Seconds without progress before the watchdog kills a child (nil: the lab's default).
+    public var stallTimeout: Double?
+    /// How the user invoked racelab, for reproduce commands they can paste.
+    public var programName: String
 
-    public init(executable: URL, iterations: Int? = nil, runs: Int = 1, seed: UInt64, stallTimeout: Double = 10) {
+    public init(executable: URL, iterations: Int? = nil, runs: Int = 1, seed: UInt64, stallTimeout: Double? = nil,
+                programName: String = "racelab") {
         self.executable = executable
         self.iterations = iterations
         self.runs = runs
         self.seed = seed
         self.stallTimeout = stallTimeout
+        self.programName = programName
     }
 }
 
@@ -42,9 +46,11 @@ public enum LabRunner {
                 seed: settings.seed &+ UInt64(index), stopAtFirstDetection: true)
             let request = ChildRequest(
                 executable: settings.executable, arguments: childArguments(plan),
-                environment: TSanEnvironment.childEnvironment(), stallTimeout: settings.stallTimeout)
+                environment: TSanEnvironment.childEnvironment(),
+                stallTimeout: settings.stallTimeout ?? lab.info.watchdogSeconds)
             let child = ChildRunner.run(request)
-            verdicts.append(VerdictBuilder.verdict(plan: plan, kind: variant.kind, child: child, reproduce: reproduceCommand(plan)))
+            verdicts.append(VerdictBuilder.verdict(
+                plan: plan, kind: variant.kind, child: child, reproduce: reproduceCommand(plan, program: settings.programName)))
         }
         return VariantOutcome(lab: lab.id, variant: variant.name, kind: variant.kind, mode: mode, runs: verdicts)
     }
@@ -55,7 +61,7 @@ public enum LabRunner {
     }
 
     /// The command a learner types to see this exact run again.
-    public static func reproduceCommand(_ plan: ScenarioPlan) -> String {
-        "racelab run \(plan.lab) --variant \(plan.variant) --mode \(plan.mode.rawValue) --iterations \(plan.iterations) --seed \(plan.seed)"
+    public static func reproduceCommand(_ plan: ScenarioPlan, program: String = "racelab") -> String {
+        "\(program) run \(plan.lab) --variant \(plan.variant) --mode \(plan.mode.rawValue) --iterations \(plan.iterations) --seed \(plan.seed)"
     }
 }

@@ -36,7 +36,8 @@ public struct RaceLabCommandLine {
           --iterations N           iterations per run (default: the lab's, per mode)
           --runs N                 child processes per variant and mode (default 1)
           --seed S                 base seed; run k uses S+k (default: random, always printed)
-          --timeout SECONDS        watchdog: kill a child with no progress for this long (default 10)
+          --timeout SECONDS        watchdog: kill a child with no progress for this long
+                                   (default: the lab's, usually 10)
           --json                   machine-readable output
 
         Exit status: 0 every expectation met (broken caught, fixed and exercise clean),
@@ -150,7 +151,8 @@ public struct RaceLabCommandLine {
             iterations: try arguments.int("iterations", in: 1...1_000_000),
             runs: try arguments.int("runs", in: 1...10_000) ?? 1,
             seed: try arguments.uint64("seed") ?? UInt64.random(in: 1...999_999),
-            stallTimeout: try arguments.double("timeout", in: 1...3600) ?? 10)
+            stallTimeout: try arguments.double("timeout", in: 1...3600),
+            programName: CommandLine.arguments.first ?? "racelab")
 
         guard rl_tsan_enabled() != 0 else {
             throw UsageError("this racelab was built without ThreadSanitizer, so it cannot judge races. Use `make run`, or build with `swift build --sanitize=thread` and run .build/debug/racelab")

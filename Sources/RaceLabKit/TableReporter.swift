@@ -78,6 +78,10 @@ public struct TableReporter {
         if !run.detected && run.harnessError == nil {
             lines.append("clean: \(run.iterationsRun) iteration(s), no detector fired")
         }
+        if !run.metrics.isEmpty {
+            let values = run.metrics.sorted { $0.key < $1.key }.map { "\($0.key) \(String(format: "%g", $0.value))" }
+            lines.append("measured: " + values.joined(separator: ", "))
+        }
         for note in run.notes { lines.append("note: \(note)") }
         return lines
     }
