@@ -4,7 +4,7 @@ import RaceLabKit
 /// The naive version: every change starts a thread that adds up `self.numbers`.
 final class ListAdderBroken: ListAdderController {
     private var numbers: [Int]
-    private let screen: ListAdderScreen
+    private let screen: TotalScreen
     private let adder: SlowAdder
 
     init(environment: ListAdderEnvironment) {

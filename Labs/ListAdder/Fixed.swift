@@ -28,7 +28,7 @@ final class AdderOperation: Operation, @unchecked Sendable {
 /// the main thread, and the newest operation kept as a tag so an older one cannot overwrite it.
 final class ListAdderFixed: ListAdderController {
     private var numbers: [Int]
-    private let screen: ListAdderScreen
+    private let screen: TotalScreen
     private let adder: SlowAdder
     private let queue = OperationQueue()
     private var inProgress: AdderOperation?  // main thread only
@@ -80,7 +80,7 @@ final class ListAdderFixed: ListAdderController {
 }
 
 extension ListAdderLab {
-    static var solutions: [LabVariant<ListAdderEnvironment, ListAdderController>] {
+    public static var solutions: [LabVariant<ListAdderEnvironment, ListAdderController>] {
         [LabVariant(.fixed) { ListAdderFixed(environment: $0) }]
     }
 }

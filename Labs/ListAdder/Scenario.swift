@@ -1,38 +1,23 @@
 import Foundation
 import RaceLabKit
 
-/// The screen of the list-adder app: the total at the top and a "recalculating" spinner.
-final class ListAdderScreen {
-    let total = ScreenLabel("total", text: "0")
-    let recalculating = ScreenFlag("recalculating")
-}
-
-/// The slow part of the app: adding one number to a running total takes a while, which is why
-/// the app sums on another thread. Each step is a checkpoint: the moment the race window is open.
-final class SlowAdder: @unchecked Sendable {
-    func add(_ number: Int, to total: Int) -> Int {
-        Checkpoint.hit("adder.step")
-        return total + number
-    }
-}
-
 /// What each list-adder variant gets from the harness.
-struct ListAdderEnvironment {
-    let screen: ListAdderScreen
+public struct ListAdderEnvironment {
+    let screen: TotalScreen
     let adder: SlowAdder
     let initialNumbers: [Int]
 }
 
 /// The user's actions, as every variant must offer them. All are called on the main thread; each
 /// changes the list and then starts a recalculation of the total.
-protocol ListAdderController: AnyObject {
+public protocol ListAdderController: AnyObject {
     func add(_ number: Int)
     func remove(at index: Int)
     func removeAll(keepingFirst count: Int)
 }
 
-enum ListAdderLab: LabScenario {
-    static let info = LabInfo(
+public enum ListAdderLab: LabScenario {
+    public static let info = LabInfo(
         id: "list-adder",
         title: "Summing a list on a thread while the user edits it",
         source: "seed 000 (ListAdder technote), listings 2 to 8",
@@ -44,13 +29,13 @@ enum ListAdderLab: LabScenario {
         expectedDetectors: [.tsan, .crash]
     )
 
-    static let variants: [LabVariant<ListAdderEnvironment, ListAdderController>] = [
+    public static let variants: [LabVariant<ListAdderEnvironment, ListAdderController>] = [
         LabVariant(.broken) { ListAdderBroken(environment: $0) },
         LabVariant(.exercise) { ListAdderExercise(environment: $0) },
     ]
 
-    static func play(_ variant: LabVariant<ListAdderEnvironment, ListAdderController>, in run: ScenarioRun) {
-        let screen = ListAdderScreen()
+    public static func play(_ variant: LabVariant<ListAdderEnvironment, ListAdderController>, in run: ScenarioRun) {
+        let screen = TotalScreen()
         var list = [3, 1, 4, 1, 5, 9]
         var sumsTheUserHad: Set<Int> = [list.reduce(0, +)]
         let controller = variant.make(ListAdderEnvironment(screen: screen, adder: SlowAdder(), initialNumbers: list))

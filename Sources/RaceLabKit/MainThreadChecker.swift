@@ -1,7 +1,7 @@
 import CRaceLabSupport
 import Foundation
 
-/// One UI access made off the main thread.
+/// One broken UI rule: an access off the main thread, or an update to a dismissed screen.
 public struct MainThreadViolation: Codable, Sendable, Equatable {
     public let what: String
     public let file: String
@@ -12,6 +12,7 @@ public struct MainThreadViolation: Codable, Sendable, Equatable {
 /// Our Main Thread Checker: UI stand-ins call `check`, which records (never crashes) any access
 /// made off the main thread, with the caller's file:line. The driver turns the records into
 /// invariant failures at the end of each iteration.
+/// (Harness bookkeeping; its lock is only taken when a rule is already broken.)
 public final class MainThreadChecker: @unchecked Sendable {
     public static let shared = MainThreadChecker()
 
@@ -20,8 +21,12 @@ public final class MainThreadChecker: @unchecked Sendable {
 
     public func check(_ what: @autoclosure () -> String, file: StaticString, line: UInt) {
         guard !Thread.isMainThread else { return }
-        let violation = MainThreadViolation(
-            what: what(), file: "\(file)", line: Int(line), threadID: rl_current_thread_id())
+        record("off the main thread: \(what())", file: file, line: line)
+    }
+
+    /// Record a broken UI rule, whatever the thread.
+    public func record(_ what: String, file: StaticString, line: UInt) {
+        let violation = MainThreadViolation(what: what, file: "\(file)", line: Int(line), threadID: rl_current_thread_id())
         lock.lock()
         violations.append(violation)
         lock.unlock()

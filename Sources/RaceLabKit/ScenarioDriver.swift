@@ -67,7 +67,7 @@ public enum ScenarioDriver {
             for violation in MainThreadChecker.shared.drain() {
                 failures.append(InvariantFailure(
                     iteration: iteration,
-                    message: "UI touched off the main thread: \(violation.what)",
+                    message: "UI rule broken, \(violation.what)",
                     file: violation.file, line: violation.line))
             }
             outcome.iterationsRun = iteration

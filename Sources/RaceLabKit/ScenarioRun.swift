@@ -6,6 +6,9 @@ public struct InvariantFailure: Codable, Sendable, Equatable {
     public let message: String
     public let file: String
     public let line: Int
+
+    /// "Broken.swift:25": where the rule was broken or the invariant checked.
+    public var shortLocation: String { "\(file.split(separator: "/").last.map(String.init) ?? file):\(line)" }
 }
 
 /// One iteration of a scenario, as the lab's `play` sees it: the user's actions on the main

@@ -1,9 +1,16 @@
-/// A stand-in for a UI label: text that may only be touched on the main thread.
-/// Off-main access is recorded by the `MainThreadChecker`, not prevented: the storage is an
-/// ordinary property, so an off-main write is also a genuine data race.
+import Foundation
+
+/// A stand-in for a UI label: text that may only be touched on the main thread, and not at all
+/// once its screen was dismissed.
+///
+/// Like a real UI toolkit, it does not corrupt or crash when misused: its storage sits behind a
+/// lock, so an off-main access is not a data race and ThreadSanitizer stays silent. The rule is
+/// still broken, and the `MainThreadChecker` records it (with the caller's file:line).
 public final class ScreenLabel: @unchecked Sendable {
     public let name: String
+    private let lock = NSLock()
     private var storage: String
+    private var closed = false
 
     public init(_ name: String, text: String = "") {
         self.name = name
@@ -12,18 +19,28 @@ public final class ScreenLabel: @unchecked Sendable {
 
     public func setText(_ text: String, file: StaticString = #filePath, line: UInt = #line) {
         MainThreadChecker.shared.check("\(name) label set to \"\(text)\"", file: file, line: line)
-        storage = text
+        let wasClosed = lock.withLock { () -> Bool in
+            storage = text
+            return closed
+        }
+        if wasClosed {
+            MainThreadChecker.shared.record("\(name) label of a dismissed screen set to \"\(text)\"", file: file, line: line)
+        }
     }
 
     public func text(file: StaticString = #filePath, line: UInt = #line) -> String {
         MainThreadChecker.shared.check("\(name) label read", file: file, line: line)
-        return storage
+        return lock.withLock { storage }
     }
+
+    /// The screen went away: any later update is a callback that reached a dismissed screen.
+    public func close() { lock.withLock { closed = true } }
 }
 
 /// A stand-in for a UI flag (a spinner, a "recalculating" state): main thread only.
 public final class ScreenFlag: @unchecked Sendable {
     public let name: String
+    private let lock = NSLock()
     private var storage: Bool
 
     public init(_ name: String, isOn: Bool = false) {
@@ -33,11 +50,11 @@ public final class ScreenFlag: @unchecked Sendable {
 
     public func set(_ isOn: Bool, file: StaticString = #filePath, line: UInt = #line) {
         MainThreadChecker.shared.check("\(name) flag set to \(isOn)", file: file, line: line)
-        storage = isOn
+        lock.withLock { storage = isOn }
     }
 
     public func isOn(file: StaticString = #filePath, line: UInt = #line) -> Bool {
         MainThreadChecker.shared.check("\(name) flag read", file: file, line: line)
-        return storage
+        return lock.withLock { storage }
     }
 }

@@ -64,7 +64,7 @@ public enum VerdictBuilder {
                 detector: .invariant, iteration: failure.iteration,
                 seconds: result?.firstFailureIteration == result?.firstTSanIteration || result?.firstTSanIteration == nil
                     ? result?.firstDetectionSeconds : nil,
-                summary: failure.message + more))
+                summary: failure.message + " (\(failure.shortLocation))" + more))
         }
         let crashLine = TSanReportParser.crashLine(in: child.stderr)
         switch child.ending {

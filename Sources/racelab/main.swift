@@ -1,5 +1,5 @@
 import Foundation
-import Labs
+import LabCatalog
 import RaceLabKit
 
 exit(RaceLabCommandLine(registry: labCatalog).main(Array(CommandLine.arguments.dropFirst())))

@@ -1,4 +1,4 @@
-import Labs
+import LabCatalog
 import RaceLabKit
 import XCTest
 

@@ -1,6 +1,6 @@
 import CRaceLabSupport
 import Foundation
-import Labs
+import LabCatalog
 import RaceLabKit
 import XCTest
 

@@ -1,0 +1,52 @@
+import Foundation
+import RaceLabKit
+
+/// What each ui-off-main variant gets from the harness.
+public struct UIOffMainEnvironment {
+    let screen: TotalScreen
+    let adder: SlowAdder
+    let initialNumbers: [Int]
+}
+
+/// The user's action: add a number; the variant then recalculates the total in the background.
+public protocol UIOffMainController: AnyObject {
+    func add(_ number: Int)
+}
+
+public enum UIOffMainLab: LabScenario {
+    public static let info = LabInfo(
+        id: "ui-off-main",
+        title: "Updating the screen from a background thread",
+        source: "seed 000 (ListAdder technote), listings 2 and 3; seeds 001 and 002 on UI updates",
+        bug: "the worker thread sets the total label and the spinner itself instead of going back to the main thread",
+        invariants: [
+            "every UI access happens on the main thread",
+            "once quiet, the total shown is the sum of the list",
+        ],
+        expectedDetectors: [.invariant]
+    )
+
+    public static let variants: [LabVariant<UIOffMainEnvironment, UIOffMainController>] = [
+        LabVariant(.broken) { UIOffMainBroken(environment: $0) },
+        LabVariant(.exercise) { UIOffMainExercise(environment: $0) },
+    ]
+
+    public static func play(_ variant: LabVariant<UIOffMainEnvironment, UIOffMainController>, in run: ScenarioRun) {
+        let screen = TotalScreen()
+        var list = [2, 7, 1, 8]
+        let controller = variant.make(UIOffMainEnvironment(screen: screen, adder: SlowAdder(), initialNumbers: list))
+
+        // The user adds a few numbers; each addition starts a recalculation.
+        let additions = run.mode == .scripted ? [5] : (0..<3).map { _ in Int(run.random.next(upperBound: UInt64(10))) }
+        for number in additions {
+            run.randomPause(upTo: 3)
+            list.append(number)
+            controller.add(number)
+        }
+        run.settle(until: { !screen.recalculating.isOn() })
+        let shown = screen.total.text()
+        run.expect(shown == String(list.reduce(0, +)),
+                   "once quiet, the total shows \(shown) but the list sums to \(list.reduce(0, +))")
+        withExtendedLifetime(controller) {}
+    }
+}

@@ -1,0 +1,11 @@
+import RaceLabKit
+
+import ListAdder
+import UIOffMain
+
+/// Every lab this build knows. Adding a lab: copy a lab folder (it becomes a module by itself),
+/// rename its types, then add its import above and one line here.
+public let labCatalog = LabRegistry([
+    Lab(ListAdderLab.self),
+    Lab(UIOffMainLab.self),
+])
