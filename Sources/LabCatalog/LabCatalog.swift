@@ -1,6 +1,7 @@
 import RaceLabKit
 
 import ListAdder
+import StaleResults
 import UIOffMain
 
 /// Every lab this build knows. Adding a lab: copy a lab folder (it becomes a module by itself),
@@ -8,4 +9,5 @@ import UIOffMain
 public let labCatalog = LabRegistry([
     Lab(ListAdderLab.self),
     Lab(UIOffMainLab.self),
+    Lab(StaleResultsLab.self),
 ])
