@@ -1,6 +1,8 @@
 import RaceLabKit
 
+import Cancellation
 import ListAdder
+import OffMainDealloc
 import StaleResults
 import UIOffMain
 
@@ -10,4 +12,6 @@ public let labCatalog = LabRegistry([
     Lab(ListAdderLab.self),
     Lab(UIOffMainLab.self),
     Lab(StaleResultsLab.self),
+    Lab(CancellationLab.self),
+    Lab(OffMainDeallocLab.self),
 ])

@@ -1,0 +1,37 @@
+import Foundation
+import RaceLabKit
+
+/// Recalculates on a thread whose closure uses `self`.
+final class OffMainDeallocBroken: ScreenController, OffMainDeallocController {
+    private var numbers: [Int]
+    private let screen: TotalScreen
+    private let adder: SlowAdder
+
+    init(environment: OffMainDeallocEnvironment) {
+        numbers = environment.initialNumbers
+        screen = environment.screen
+        adder = environment.adder
+        super.init(screenName: OffMainDeallocLab.screenName)
+    }
+
+    func add(_ number: Int) {
+        numbers.append(number)
+        screen.recalculating.set(true)
+        let snapshot = numbers
+        // BUG: the closure captures self, so the worker thread keeps the controller alive. If the
+        // user leaves meanwhile, the worker's release is the last one and deinit runs on the worker.
+        Thread.detachNewThread { [self] in
+            let total = snapshot.reduce(0) { adder.add($1, to: $0) }
+            let screen = self.screen
+            // BUG: nothing checks whether the screen still exists before updating it.
+            DispatchQueue.main.async {
+                screen.total.setText(String(total))
+                screen.recalculating.set(false)
+            }
+        }
+    }
+
+    func dismiss() {
+        // BUG: nothing tells the work in flight that its screen is going away.
+    }
+}
