@@ -33,8 +33,10 @@ public enum SwiftDemangler {
         // Trailing result types: "() -> ()" becomes "()".
         text = text.replacingOccurrences(of: #"\) -> [^()]+$"#, with: ")", options: .regularExpression)
         text = text.replacingOccurrences(of: #"\) -> \(\)"#, with: ")", options: .regularExpression)
+        // A lab's module prefix where the type repeats it: "ListAdder.ListAdderBroken".
+        text = text.replacingOccurrences(of: #"\b([A-Z]\w*)\.(\1\w*)"#, with: "$2", options: .regularExpression)
         // Module prefixes that are noise for a learner.
-        for module in ["Labs.", "RaceLabKit.", "Swift.", "Foundation."] {
+        for module in ["RaceLabKit.", "Swift.", "Foundation."] {
             text = text.replacingOccurrences(of: module, with: "")
         }
         return text

@@ -40,7 +40,7 @@ final class CommandLineTests: XCTestCase {
         // The exercise ships as a copy of the broken code; once a student fixes it this flips to 0.
         if run.status == 1 {
             XCTAssertTrue(run.stdout.contains("FAIL list-adder exercise (scripted) is NOT clean: lab list-adder, variant exercise, seed 9."), run.stdout)
-            XCTAssertTrue(run.stdout.contains("reproduce: racelab run list-adder --variant exercise --mode scripted"), run.stdout)
+            XCTAssertTrue(run.stdout.contains("racelab run list-adder --variant exercise --mode scripted --iterations 3 --seed 9"), run.stdout)
         } else {
             XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
         }

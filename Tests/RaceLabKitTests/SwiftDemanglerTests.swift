@@ -3,10 +3,15 @@ import XCTest
 
 final class SwiftDemanglerTests: XCTestCase {
     func testUsesTheRuntimeDemanglerAndTrimsNoise() {
-        XCTAssertEqual(SwiftDemangler.demangle("$s4Labs15ListAdderBrokenC3addyySiF"), "ListAdderBroken.add(Int)")
+        XCTAssertEqual(SwiftDemangler.demangle("$s9ListAdder0aB6BrokenC3addyySiF"), "ListAdderBroken.add(Int)")
         XCTAssertEqual(
-            SwiftDemangler.demangle("$s4Labs15ListAdderBrokenC11recalculate33_38F923B6D0E65AA8B7C45A62C26ABC01LLyyFyyYbcfU_"),
+            SwiftDemangler.demangle("$s9ListAdder0aB6BrokenC11recalculate33_908AB684ADE0C0BF360D07FCC854AF9ALLyyFyyYbcfU_"),
             "closure #1 in ListAdderBroken.recalculate()")
+    }
+
+    func testDropsALabModuleThatItsTypeNameRepeats() {
+        XCTAssertEqual(SwiftDemangler.simplify("ListAdder.ListAdderExercise.add(Swift.Int) -> ()"), "ListAdderExercise.add(Int)")
+        XCTAssertEqual(SwiftDemangler.simplify("Other.Thing.run() -> ()"), "Other.Thing.run()")
     }
 
     func testLeavesOtherNamesAlone() {
