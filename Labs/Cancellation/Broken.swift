@@ -26,7 +26,7 @@ final class CancellationBroken: CancellationController {
     private let queue = OperationQueue()
     private var inProgress: CancellationSumOperation?  // main thread only
 
-    init(environment: CancellationEnvironment) {
+    init(environment: ListAppEnvironment) {
         numbers = environment.initialNumbers
         screen = environment.screen
         adder = environment.adder

@@ -28,7 +28,7 @@ final class CancellationExercise: CancellationController {
     private let queue = OperationQueue()
     private var inProgress: CancellationExerciseSum?  // main thread only
 
-    init(environment: CancellationEnvironment) {
+    init(environment: ListAppEnvironment) {
         numbers = environment.initialNumbers
         screen = environment.screen
         adder = environment.adder

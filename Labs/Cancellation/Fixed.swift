@@ -31,7 +31,7 @@ final class CancellationFixed: CancellationController {
     private let queue = OperationQueue()
     private var inProgress: CancellationStoppableSum?  // main thread only
 
-    init(environment: CancellationEnvironment) {
+    init(environment: ListAppEnvironment) {
         numbers = environment.initialNumbers
         screen = environment.screen
         adder = environment.adder
@@ -70,7 +70,7 @@ final class CancellationFixed: CancellationController {
 }
 
 extension CancellationLab {
-    public static var solutions: [LabVariant<CancellationEnvironment, CancellationController>] {
+    public static var solutions: [LabVariant<ListAppEnvironment, CancellationController>] {
         [LabVariant(.fixed) { CancellationFixed(environment: $0) }]
     }
 }

@@ -1,13 +1,6 @@
 import Foundation
 import RaceLabKit
 
-/// What each cancellation variant gets from the harness.
-public struct CancellationEnvironment {
-    let screen: TotalScreen
-    let adder: SlowAdder
-    let initialNumbers: [Int]
-}
-
 /// The user's actions on the list; each one starts a recalculation and makes the previous
 /// one pointless.
 public protocol CancellationController: AnyObject {
@@ -28,15 +21,15 @@ public enum CancellationLab: LabScenario {
         expectedDetectors: [.invariant]
     )
 
-    public static let variants: [LabVariant<CancellationEnvironment, CancellationController>] = [
+    public static let variants: [LabVariant<ListAppEnvironment, CancellationController>] = [
         LabVariant(.broken) { CancellationBroken(environment: $0) },
         LabVariant(.exercise) { CancellationExercise(environment: $0) },
     ]
 
-    public static func play(_ variant: LabVariant<CancellationEnvironment, CancellationController>, in run: ScenarioRun) {
+    public static func play(_ variant: LabVariant<ListAppEnvironment, CancellationController>, in run: ScenarioRun) {
         let screen = TotalScreen()
         var list = Array(1...12)
-        let controller = variant.make(CancellationEnvironment(screen: screen, adder: SlowAdder(), initialNumbers: list))
+        let controller = variant.make(ListAppEnvironment(screen: screen, adder: SlowAdder(), initialNumbers: list))
         var edits = 0
         var stepsBeforeLastEdit = 0
 

@@ -9,7 +9,7 @@ final class ListAdderExercise: ListAdderController {
     private let screen: TotalScreen
     private let adder: SlowAdder
 
-    init(environment: ListAdderEnvironment) {
+    init(environment: ListAppEnvironment) {
         numbers = environment.initialNumbers
         screen = environment.screen
         adder = environment.adder

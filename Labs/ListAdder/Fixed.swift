@@ -33,7 +33,7 @@ final class ListAdderFixed: ListAdderController {
     private let queue = OperationQueue()
     private var inProgress: AdderOperation?  // main thread only
 
-    init(environment: ListAdderEnvironment) {
+    init(environment: ListAppEnvironment) {
         numbers = environment.initialNumbers
         screen = environment.screen
         adder = environment.adder
@@ -80,7 +80,7 @@ final class ListAdderFixed: ListAdderController {
 }
 
 extension ListAdderLab {
-    public static var solutions: [LabVariant<ListAdderEnvironment, ListAdderController>] {
+    public static var solutions: [LabVariant<ListAppEnvironment, ListAdderController>] {
         [LabVariant(.fixed) { ListAdderFixed(environment: $0) }]
     }
 }

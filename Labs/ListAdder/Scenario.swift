@@ -1,13 +1,6 @@
 import Foundation
 import RaceLabKit
 
-/// What each list-adder variant gets from the harness.
-public struct ListAdderEnvironment {
-    let screen: TotalScreen
-    let adder: SlowAdder
-    let initialNumbers: [Int]
-}
-
 /// The user's actions, as every variant must offer them. All are called on the main thread; each
 /// changes the list and then starts a recalculation of the total.
 public protocol ListAdderController: AnyObject {
@@ -29,16 +22,16 @@ public enum ListAdderLab: LabScenario {
         expectedDetectors: [.tsan, .crash]
     )
 
-    public static let variants: [LabVariant<ListAdderEnvironment, ListAdderController>] = [
+    public static let variants: [LabVariant<ListAppEnvironment, ListAdderController>] = [
         LabVariant(.broken) { ListAdderBroken(environment: $0) },
         LabVariant(.exercise) { ListAdderExercise(environment: $0) },
     ]
 
-    public static func play(_ variant: LabVariant<ListAdderEnvironment, ListAdderController>, in run: ScenarioRun) {
+    public static func play(_ variant: LabVariant<ListAppEnvironment, ListAdderController>, in run: ScenarioRun) {
         let screen = TotalScreen()
         var list = [3, 1, 4, 1, 5, 9]
         var sumsTheUserHad: Set<Int> = [list.reduce(0, +)]
-        let controller = variant.make(ListAdderEnvironment(screen: screen, adder: SlowAdder(), initialNumbers: list))
+        let controller = variant.make(ListAppEnvironment(screen: screen, adder: SlowAdder(), initialNumbers: list))
 
         func userDid(_ change: (inout [Int]) -> Void, _ action: () -> Void) {
             change(&list)

@@ -9,7 +9,7 @@ final class OffMainDeallocExercise: ScreenController, OffMainDeallocController {
     private let screen: TotalScreen
     private let adder: SlowAdder
 
-    init(environment: OffMainDeallocEnvironment) {
+    init(environment: ListAppEnvironment) {
         numbers = environment.initialNumbers
         screen = environment.screen
         adder = environment.adder

@@ -37,7 +37,7 @@ final class OffMainDeallocFixed: ScreenController, OffMainDeallocController {
     private let queue = OperationQueue()
     private var inProgress: OffMainDeallocSum?  // main thread only
 
-    init(environment: OffMainDeallocEnvironment) {
+    init(environment: ListAppEnvironment) {
         numbers = environment.initialNumbers
         screen = environment.screen
         adder = environment.adder
@@ -75,7 +75,7 @@ final class OffMainDeallocFixed: ScreenController, OffMainDeallocController {
 }
 
 extension OffMainDeallocLab {
-    public static var solutions: [LabVariant<OffMainDeallocEnvironment, OffMainDeallocController>] {
+    public static var solutions: [LabVariant<ListAppEnvironment, OffMainDeallocController>] {
         [LabVariant(.fixed) { OffMainDeallocFixed(environment: $0) }]
     }
 }

@@ -1,13 +1,6 @@
 import Foundation
 import RaceLabKit
 
-/// What each off-main-dealloc variant gets from the harness.
-public struct OffMainDeallocEnvironment {
-    let screen: TotalScreen
-    let adder: SlowAdder
-    let initialNumbers: [Int]
-}
-
 /// A screen's controller. Variants subclass `ScreenController`, whose deinit records the thread
 /// it ran on.
 public protocol OffMainDeallocController: ScreenController {
@@ -33,16 +26,16 @@ public enum OffMainDeallocLab: LabScenario {
         expectedDetectors: [.invariant]
     )
 
-    public static let variants: [LabVariant<OffMainDeallocEnvironment, OffMainDeallocController>] = [
+    public static let variants: [LabVariant<ListAppEnvironment, OffMainDeallocController>] = [
         LabVariant(.broken) { OffMainDeallocBroken(environment: $0) },
         LabVariant(.exercise) { OffMainDeallocExercise(environment: $0) },
     ]
 
-    public static func play(_ variant: LabVariant<OffMainDeallocEnvironment, OffMainDeallocController>, in run: ScenarioRun) {
+    public static func play(_ variant: LabVariant<ListAppEnvironment, OffMainDeallocController>, in run: ScenarioRun) {
         _ = DeallocationLog.shared.drain()
         let screen = TotalScreen()
         var controller: OffMainDeallocController? = variant.make(
-            OffMainDeallocEnvironment(screen: screen, adder: SlowAdder(), initialNumbers: [3, 5, 7, 11, 13]))
+            ListAppEnvironment(screen: screen, adder: SlowAdder(), initialNumbers: [3, 5, 7, 11, 13]))
 
         func userDismisses() {
             controller?.dismiss()

@@ -8,7 +8,7 @@ final class StaleResultsBroken: StaleResultsController {
     private let screen: TotalScreen
     private let adder: SlowAdder
 
-    init(environment: StaleResultsEnvironment) {
+    init(environment: ListAppEnvironment) {
         numbers = environment.initialNumbers
         screen = environment.screen
         adder = environment.adder

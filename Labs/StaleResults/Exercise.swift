@@ -10,7 +10,7 @@ final class StaleResultsExercise: StaleResultsController {
     private let screen: TotalScreen
     private let adder: SlowAdder
 
-    init(environment: StaleResultsEnvironment) {
+    init(environment: ListAppEnvironment) {
         numbers = environment.initialNumbers
         screen = environment.screen
         adder = environment.adder

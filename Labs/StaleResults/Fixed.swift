@@ -28,7 +28,7 @@ final class StaleResultsFixed: StaleResultsController {
     // Read and written on the main thread only, so it needs no lock.
     private var inProgress: StaleResultsSumOperation?
 
-    init(environment: StaleResultsEnvironment) {
+    init(environment: ListAppEnvironment) {
         numbers = environment.initialNumbers
         screen = environment.screen
         adder = environment.adder
@@ -65,7 +65,7 @@ final class StaleResultsFixed: StaleResultsController {
 }
 
 extension StaleResultsLab {
-    public static var solutions: [LabVariant<StaleResultsEnvironment, StaleResultsController>] {
+    public static var solutions: [LabVariant<ListAppEnvironment, StaleResultsController>] {
         [LabVariant(.fixed) { StaleResultsFixed(environment: $0) }]
     }
 }

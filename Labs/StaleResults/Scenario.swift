@@ -1,13 +1,6 @@
 import Foundation
 import RaceLabKit
 
-/// What each stale-results variant gets from the harness.
-public struct StaleResultsEnvironment {
-    let screen: TotalScreen
-    let adder: SlowAdder
-    let initialNumbers: [Int]
-}
-
 /// The user's actions on the list; each one starts a recalculation of the total.
 public protocol StaleResultsController: AnyObject {
     func add(_ number: Int)
@@ -27,15 +20,15 @@ public enum StaleResultsLab: LabScenario {
         expectedDetectors: [.invariant]
     )
 
-    public static let variants: [LabVariant<StaleResultsEnvironment, StaleResultsController>] = [
+    public static let variants: [LabVariant<ListAppEnvironment, StaleResultsController>] = [
         LabVariant(.broken) { StaleResultsBroken(environment: $0) },
         LabVariant(.exercise) { StaleResultsExercise(environment: $0) },
     ]
 
-    public static func play(_ variant: LabVariant<StaleResultsEnvironment, StaleResultsController>, in run: ScenarioRun) {
+    public static func play(_ variant: LabVariant<ListAppEnvironment, StaleResultsController>, in run: ScenarioRun) {
         let screen = TotalScreen()
         var list = [4, 8, 15, 16, 23, 42, 7, 9]
-        let controller = variant.make(StaleResultsEnvironment(screen: screen, adder: SlowAdder(), initialNumbers: list))
+        let controller = variant.make(ListAppEnvironment(screen: screen, adder: SlowAdder(), initialNumbers: list))
         var sums: [Int] = []  // the total of each list the user had, oldest first
 
         func userChanged(_ change: (inout [Int]) -> Void, _ action: () -> Void) {

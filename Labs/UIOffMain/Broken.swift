@@ -8,7 +8,7 @@ final class UIOffMainBroken: UIOffMainController {
     private let screen: TotalScreen
     private let adder: SlowAdder
 
-    init(environment: UIOffMainEnvironment) {
+    init(environment: ListAppEnvironment) {
         numbers = environment.initialNumbers
         screen = environment.screen
         adder = environment.adder

@@ -10,7 +10,7 @@ final class UIOffMainExercise: UIOffMainController {
     private let screen: TotalScreen
     private let adder: SlowAdder
 
-    init(environment: UIOffMainEnvironment) {
+    init(environment: ListAppEnvironment) {
         numbers = environment.initialNumbers
         screen = environment.screen
         adder = environment.adder

@@ -26,7 +26,7 @@ final class UIOffMainFixed: UIOffMainController {
     private let queue = OperationQueue()
     private var inProgress: UIOffMainSumOperation?  // main thread only
 
-    init(environment: UIOffMainEnvironment) {
+    init(environment: ListAppEnvironment) {
         numbers = environment.initialNumbers
         screen = environment.screen
         adder = environment.adder
@@ -56,7 +56,7 @@ final class UIOffMainFixed: UIOffMainController {
 }
 
 extension UIOffMainLab {
-    public static var solutions: [LabVariant<UIOffMainEnvironment, UIOffMainController>] {
+    public static var solutions: [LabVariant<ListAppEnvironment, UIOffMainController>] {
         [LabVariant(.fixed) { UIOffMainFixed(environment: $0) }]
     }
 }

@@ -1,13 +1,6 @@
 import Foundation
 import RaceLabKit
 
-/// What each ui-off-main variant gets from the harness.
-public struct UIOffMainEnvironment {
-    let screen: TotalScreen
-    let adder: SlowAdder
-    let initialNumbers: [Int]
-}
-
 /// The user's action: add a number; the variant then recalculates the total in the background.
 public protocol UIOffMainController: AnyObject {
     func add(_ number: Int)
@@ -26,15 +19,15 @@ public enum UIOffMainLab: LabScenario {
         expectedDetectors: [.invariant]
     )
 
-    public static let variants: [LabVariant<UIOffMainEnvironment, UIOffMainController>] = [
+    public static let variants: [LabVariant<ListAppEnvironment, UIOffMainController>] = [
         LabVariant(.broken) { UIOffMainBroken(environment: $0) },
         LabVariant(.exercise) { UIOffMainExercise(environment: $0) },
     ]
 
-    public static func play(_ variant: LabVariant<UIOffMainEnvironment, UIOffMainController>, in run: ScenarioRun) {
+    public static func play(_ variant: LabVariant<ListAppEnvironment, UIOffMainController>, in run: ScenarioRun) {
         let screen = TotalScreen()
         var list = [2, 7, 1, 8]
-        let controller = variant.make(UIOffMainEnvironment(screen: screen, adder: SlowAdder(), initialNumbers: list))
+        let controller = variant.make(ListAppEnvironment(screen: screen, adder: SlowAdder(), initialNumbers: list))
 
         // The user adds a few numbers; each addition starts a recalculation.
         let additions = run.mode == .scripted ? [5] : (0..<3).map { _ in Int(run.random.next(upperBound: UInt64(10))) }

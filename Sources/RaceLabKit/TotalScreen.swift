@@ -24,3 +24,16 @@ public final class SlowAdder: Sendable {
     /// How many steps all sums took since the iteration began (work done, wasted or not).
     public static var stepsTaken: Int { Checkpoint.hits("adder.step") }
 }
+
+/// What the list-app labs hand each variant: the screen, the slow adder, and the starting list.
+public struct ListAppEnvironment: Sendable {
+    public let screen: TotalScreen
+    public let adder: SlowAdder
+    public let initialNumbers: [Int]
+
+    public init(screen: TotalScreen, adder: SlowAdder, initialNumbers: [Int]) {
+        self.screen = screen
+        self.adder = adder
+        self.initialNumbers = initialNumbers
+    }
+}
