@@ -70,3 +70,84 @@ final class TSanReportParserTests: XCTestCase {
         XCTAssertNil(TSanReportParser.crashLine(in: "all good"))
     }
 }
+
+/// Every report kind on real logs captured on this toolchain (Fixtures/README.md says how).
+final class TSanReportKindsTests: XCTestCase {
+    func reports(_ name: String) throws -> [TSanReport] { TSanReportParser.parse(try Fixture.text(name)) }
+
+    func testDataRaceOnAGlobal() throws {
+        let report = try XCTUnwrap(try reports("data-race-global.log").first)
+        XCTAssertEqual(report.kind, .dataRace)
+        XCTAssertEqual(report.accesses.count, 2)
+        XCTAssertEqual(Set(report.accesses.map(\.isPrevious)), [false, true])
+        XCTAssertTrue(report.accesses.contains(where: \.isWrite))
+        XCTAssertEqual(report.location?.hasPrefix("global"), true)
+    }
+
+    func testSwiftAccessRaceWithTwoModifyingAccesses() throws {
+        let report = try XCTUnwrap(try reports("swift-access-race.log").first)
+        XCTAssertEqual(report.kind, .swiftAccessRace)
+        XCTAssertEqual(report.accesses.count, 2)
+        XCTAssertTrue(report.accesses.allSatisfy(\.isWrite), "modifying accesses are writes")
+        XCTAssertTrue(report.accesses.allSatisfy { $0.thread?.hasPrefix("thread T") == true })
+    }
+
+    func testLockOrderInversionKeepsTheCycleAndBothAcquisitions() throws {
+        let report = try XCTUnwrap(try reports("lock-order-inversion.log").first)
+        XCTAssertEqual(report.kind, .lockOrderInversion)
+        XCTAssertEqual(report.lockCycle?.contains("=> M1"), true)
+        let acquisitions = report.accesses.filter { $0.description.hasPrefix("Mutex") }
+        XCTAssertGreaterThanOrEqual(acquisitions.count, 2)
+        XCTAssertTrue(acquisitions.allSatisfy { !$0.frames.isEmpty })
+        XCTAssertTrue(ReportSummary.oneLine(report).hasPrefix("lock-order inversion: "))
+    }
+
+    func testThreadLeakNamesTheThreadAndWhereItWasCreated() throws {
+        let report = try XCTUnwrap(try reports("thread-leak.log").first)
+        XCTAssertEqual(report.kind, .threadLeak)
+        XCTAssertTrue(report.accesses.isEmpty)
+        let thread = try XCTUnwrap(report.threads.first)
+        XCTAssertTrue(thread.description.hasPrefix("Thread T1"))
+        XCTAssertEqual(thread.frames.first?.function, "pthread_create")
+        XCTAssertTrue(ReportSummary.oneLine(report).contains("Thread T1"))
+    }
+
+    func testHeapUseAfterFree() throws {
+        let report = try XCTUnwrap(try reports("heap-use-after-free.log").first)
+        XCTAssertEqual(report.kind, .heapUseAfterFree)
+        XCTAssertTrue(report.accesses.contains { $0.frames.first?.function == "free" })
+    }
+
+    func testSeveralReportsInOneLogKeepTheirOrder() throws {
+        XCTAssertEqual(try reports("several-reports.log").map(\.kind), [.dataRace, .swiftAccessRace, .threadLeak])
+    }
+
+    func testCrashAfterARace() throws {
+        let log = try Fixture.text("crash-after-race.log")
+        XCTAssertEqual(TSanReportParser.parse(log).map(\.kind), [.dataRace])
+        XCTAssertEqual(TSanReportParser.crashLine(in: log), "Swift/ContiguousArrayBuffer.swift:692: Fatal error: Index out of range")
+    }
+
+    func testColourCodesAreIgnored() throws {
+        let plain = try reports("data-race-global.log")
+        let coloured = try reports("ansi-colour.log")
+        XCTAssertEqual(coloured.map(\.kind), [.dataRace])
+        XCTAssertEqual(coloured.first?.accesses.count, plain.first?.accesses.count)
+        XCTAssertFalse(coloured.first?.text.contains("\u{1B}") ?? true)
+    }
+
+    func testTruncatedLogKeepsTheCutReport() throws {
+        let parsed = try reports("truncated.log")
+        XCTAssertEqual(parsed.map(\.kind), [.dataRace, .swiftAccessRace])
+        XCTAssertFalse(parsed[0].truncated)
+        XCTAssertTrue(parsed[1].truncated)
+    }
+
+    func testAProgramOutsideTheLabs() throws {
+        let parsed = try reports("outside-program.log")
+        XCTAssertGreaterThanOrEqual(parsed.count, 2)
+        XCTAssertTrue(parsed.allSatisfy { $0.kind == .swiftAccessRace || $0.kind == .dataRace })
+        XCTAssertLessThanOrEqual(TSanReportParser.parseUnique(try Fixture.text("outside-program.log")).count, parsed.count)
+        XCTAssertTrue(parsed.allSatisfy { !$0.accesses.isEmpty && $0.summary != nil })
+    }
+}
