@@ -36,8 +36,11 @@ public enum CancellationLab: LabScenario {
         func userChanged(_ change: (inout [Int]) -> Void, _ action: () -> Void) {
             change(&list)
             edits += 1
-            stepsBeforeLastEdit = SlowAdder.stepsTaken
             action()
+            // Counted once the action (and so any cancel() it makes) is done: steps the old sum
+            // takes before its cancel are not its fault. (Steps the new sum takes in this instant
+            // count as earlier work, which can only make the check more lenient.)
+            stepsBeforeLastEdit = SlowAdder.stepsTaken
         }
 
         switch run.mode {
@@ -61,7 +64,7 @@ public enum CancellationLab: LabScenario {
         }
 
         run.settle(until: { !screen.recalculating.isOn() })
-        // After the last edit only the final sum (one step per number) is useful work. Each
+        // After the last change only the final sum (one step per number) is useful work. Each
         // superseded sum may finish the step it was in when it was cancelled; nothing more.
         let wasted = SlowAdder.stepsTaken - stepsBeforeLastEdit - list.count
         let allowed = edits - 1

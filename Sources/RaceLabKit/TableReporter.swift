@@ -55,12 +55,17 @@ public struct TableReporter {
                 }
                 continue
             }
-            for run in outcome.offendingRuns {
-                let what = run.harnessError != nil ? "could not be judged"
-                    : outcome.expectation == .detected ? "was NOT caught" : "is NOT clean"
-                lines.append("FAIL \(title) \(what): lab \(outcome.lab), variant \(outcome.variant), seed \(run.seed).")
-                lines += describe(run).map { "  " + $0 }
-                lines.append("  reproduce: \(run.reproduce)")
+            let offending = outcome.offendingRuns
+            guard let first = offending.first else { continue }
+            let what = first.harnessError != nil ? "could not be judged"
+                : outcome.expectation == .detected ? "was NOT caught" : "is NOT clean"
+            lines.append("FAIL \(title) \(what): lab \(outcome.lab), variant \(outcome.variant), seed \(first.seed).")
+            lines += describe(first).map { "  " + $0 }
+            lines.append("  reproduce: \(first.reproduce)")
+            // The other runs that failed, one line each: usually the same story with another seed.
+            for run in offending.dropFirst() {
+                let headline = run.harnessError ?? run.detections.first.map { "\($0.detector.rawValue): \($0.summary)" } ?? "clean"
+                lines.append("  also seed \(run.seed) (same command with --seed \(run.seed)): \(headline)")
             }
         }
         return lines
