@@ -33,10 +33,10 @@ public enum CancellationLab: LabScenario {
         var edits = 0
         var stepsBeforeLastEdit = 0
 
-        func userChanged(_ change: (inout [Int]) -> Void, _ action: () -> Void) {
+        func userChanged(_ what: String, _ change: (inout [Int]) -> Void, _ action: () -> Void) {
             change(&list)
             edits += 1
-            action()
+            run.user(what, action)
             // Counted once the action (and so any cancel() it makes) is done: steps the old sum
             // takes before its cancel are not its fault. (Steps the new sum takes in this instant
             // count as earlier work, which can only make the check more lenient.)
@@ -47,18 +47,18 @@ public enum CancellationLab: LabScenario {
         case .scripted:
             // A long sum starts (13 numbers); at its 3rd step the user deletes all but one number.
             let longSum = run.pause(at: "adder.step", hit: 3)
-            userChanged({ $0.append(13) }) { controller.add(13) }
+            userChanged("adds 13", { $0.append(13) }) { controller.add(13) }
             longSum.whilePaused {
-                userChanged({ $0.removeSubrange(1...) }) { controller.removeAll(keepingFirst: 1) }
+                userChanged("deletes all but one", { $0.removeSubrange(1...) }) { controller.removeAll(keepingFirst: 1) }
             }
         case .stress:
             for _ in 0..<4 {
                 run.randomPause(upTo: 2)
                 if list.count > 8 && run.random.next(upperBound: UInt64(2)) == 0 {
-                    userChanged({ $0.removeSubrange(4...) }) { controller.removeAll(keepingFirst: 4) }
+                    userChanged("deletes all but four", { $0.removeSubrange(4...) }) { controller.removeAll(keepingFirst: 4) }
                 } else {
                     let number = Int(run.random.next(upperBound: UInt64(10)))
-                    userChanged({ $0.append(number) }) { controller.add(number) }
+                    userChanged("adds \(number)", { $0.append(number) }) { controller.add(number) }
                 }
             }
         }

@@ -33,10 +33,10 @@ public enum ListAdderLab: LabScenario {
         var sumsTheUserHad: Set<Int> = [list.reduce(0, +)]
         let controller = variant.make(ListAppEnvironment(screen: screen, adder: SlowAdder(), initialNumbers: list))
 
-        func userDid(_ change: (inout [Int]) -> Void, _ action: () -> Void) {
+        func userDid(_ what: String, _ change: (inout [Int]) -> Void, _ action: () -> Void) {
             change(&list)
             sumsTheUserHad.insert(list.reduce(0, +))
-            action()
+            run.user(what, action)
         }
 
         switch run.mode {
@@ -44,9 +44,9 @@ public enum ListAdderLab: LabScenario {
             // The technote's story: add an item (a long sum starts), and while that sum is half
             // way through, delete all but one item (a short sum starts).
             let midSum = run.pause(at: "adder.step", hit: 3)
-            userDid({ $0.append(2) }) { controller.add(2) }
+            userDid("adds 2", { $0.append(2) }) { controller.add(2) }
             midSum.whilePaused {
-                userDid({ $0.removeSubrange(1...) }) { controller.removeAll(keepingFirst: 1) }
+                userDid("deletes all but one", { $0.removeSubrange(1...) }) { controller.removeAll(keepingFirst: 1) }
             }
         case .stress:
             for _ in 0..<6 {
@@ -54,12 +54,12 @@ public enum ListAdderLab: LabScenario {
                 switch run.random.next(upperBound: UInt64(4)) {
                 case 0 where list.count > 1:
                     let index = Int(run.random.next(upperBound: UInt64(list.count)))
-                    userDid({ $0.remove(at: index) }) { controller.remove(at: index) }
+                    userDid("deletes item \(index)", { $0.remove(at: index) }) { controller.remove(at: index) }
                 case 1 where list.count > 2:
-                    userDid({ $0.removeSubrange(1...) }) { controller.removeAll(keepingFirst: 1) }
+                    userDid("deletes all but one", { $0.removeSubrange(1...) }) { controller.removeAll(keepingFirst: 1) }
                 default:
                     let number = Int(run.random.next(upperBound: UInt64(10)))
-                    userDid({ $0.append(number) }) { controller.add(number) }
+                    userDid("adds \(number)", { $0.append(number) }) { controller.add(number) }
                 }
             }
         }

@@ -38,20 +38,23 @@ public enum OffMainDeallocLab: LabScenario {
             ListAppEnvironment(screen: screen, adder: SlowAdder(), initialNumbers: [3, 5, 7, 11, 13]))
 
         func userDismisses() {
-            controller?.dismiss()
-            screen.close()  // the screen is gone: later updates are callbacks reaching a dead screen
-            controller = nil  // the app's navigation lets go of the controller
+            run.user("leaves the screen") {
+                controller?.dismiss()
+                screen.close()  // the screen is gone: later updates are callbacks reaching a dead screen
+                controller = nil  // the app's navigation lets go of the controller
+            }
         }
 
         switch run.mode {
         case .scripted:
             // A sum starts; while it is at its 2nd step, the user leaves the screen.
             let midSum = run.pause(at: "adder.step", hit: 2)
-            controller?.add(17)
+            run.user("adds 17") { controller?.add(17) }
             midSum.whilePaused(userDismisses)
         case .stress:
             for _ in 0..<Int(run.random.next(upperBound: UInt64(3))) + 1 {
-                controller?.add(Int(run.random.next(upperBound: UInt64(10))))
+                let number = Int(run.random.next(upperBound: UInt64(10)))
+                run.user("adds \(number)") { controller?.add(number) }
                 run.randomPause(upTo: 2)
             }
             userDismisses()

@@ -31,10 +31,10 @@ public enum StaleResultsLab: LabScenario {
         let controller = variant.make(ListAppEnvironment(screen: screen, adder: SlowAdder(), initialNumbers: list))
         var sums: [Int] = []  // the total of each list the user had, oldest first
 
-        func userChanged(_ change: (inout [Int]) -> Void, _ action: () -> Void) {
+        func userChanged(_ what: String, _ change: (inout [Int]) -> Void, _ action: () -> Void) {
             change(&list)
             sums.append(list.reduce(0, +))
-            action()
+            run.user(what, action)
         }
         /// Watch the label while waiting: a shown total must never go back to an older list's.
         var newestSeen = -1
@@ -54,9 +54,9 @@ public enum StaleResultsLab: LabScenario {
             // user deletes all but one number; the short sum finishes and is shown; then the long
             // one goes on and finishes last.
             let longSum = run.pause(at: "adder.step", hit: 2)
-            userChanged({ $0.append(1) }) { controller.add(1) }
+            userChanged("adds 1", { $0.append(1) }) { controller.add(1) }
             longSum.whilePaused {
-                userChanged({ $0.removeSubrange(1...) }) { controller.removeAll(keepingFirst: 1) }
+                userChanged("deletes all but one", { $0.removeSubrange(1...) }) { controller.removeAll(keepingFirst: 1) }
                 if !run.waitUntil(timeout: 5, { watch() && screen.total.text() == String(list.reduce(0, +)) }) {
                     run.note("the short sum was not shown while the long one was held")
                 }
@@ -65,10 +65,10 @@ public enum StaleResultsLab: LabScenario {
             for _ in 0..<5 {
                 run.randomPause(upTo: 3)
                 if list.count > 3 && run.random.next(upperBound: UInt64(3)) == 0 {
-                    userChanged({ $0.removeSubrange(1...) }) { controller.removeAll(keepingFirst: 1) }
+                    userChanged("deletes all but one", { $0.removeSubrange(1...) }) { controller.removeAll(keepingFirst: 1) }
                 } else {
                     let number = Int(run.random.next(upperBound: UInt64(20)))
-                    userChanged({ $0.append(number) }) { controller.add(number) }
+                    userChanged("adds \(number)", { $0.append(number) }) { controller.add(number) }
                 }
                 _ = watch()
             }

@@ -34,7 +34,7 @@ public enum UIOffMainLab: LabScenario {
         for number in additions {
             run.randomPause(upTo: 3)
             list.append(number)
-            controller.add(number)
+            run.user("adds \(number)") { controller.add(number) }
         }
         run.settle(until: { !screen.recalculating.isOn() })
         let shown = screen.total.text()

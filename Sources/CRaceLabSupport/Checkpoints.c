@@ -1,4 +1,5 @@
 #include "CRaceLabSupport.h"
+#include "CRaceLabTrace.h"
 
 #include <string.h>
 #include <time.h>
@@ -141,18 +142,21 @@ RL_INVISIBLE int64_t rl_checkpoint_hit(const char *name, int is_main_thread, int
     ADD(&activity, 1);
     STORE(&last_activity_ns, now);
     note_position(name, is_main_thread, hit, now);
+    rl_trace_note(RL_TRACE_CHECKPOINT, name, hit);
 
     if (LOAD(&arm_state) == 1 && LOAD(&armed_hit) == hit && same_name(LOAD(&armed_name), name)) {
         int64_t generation = LOAD(&arm_generation);
         int expected = 1;
         if (__atomic_compare_exchange_n(&arm_state, &expected, 2, 0, __ATOMIC_RELAXED,
                                         __ATOMIC_RELAXED)) {
+            rl_trace_note(RL_TRACE_PAUSE, "held here", hit);
             struct timespec nap = {0, 100000};  // 100 us
             int64_t deadline = now + pause_limit_ns;
             while (LOAD(&arm_state) == 2 && LOAD(&arm_generation) == generation &&
                    rl_monotonic_ns() < deadline) {
                 nanosleep(&nap, NULL);
             }
+            rl_trace_note(RL_TRACE_PAUSE, "goes on", hit);
         }
     }
     jitter(name, hit);

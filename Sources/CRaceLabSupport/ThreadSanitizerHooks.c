@@ -1,4 +1,5 @@
 #include "CRaceLabSupport.h"
+#include "CRaceLabTrace.h"
 
 #include <stddef.h>
 #if defined(__linux__)
@@ -17,6 +18,7 @@ __attribute__((no_sanitize("thread"), visibility("default")))
 void __tsan_on_report(const void *report) {
     (void)report;
     __atomic_add_fetch(&tsan_reports, 1, __ATOMIC_RELAXED);
+    rl_trace_note(RL_TRACE_REPORT, "TSan report", 0);
 }
 
 __attribute__((no_sanitize("thread")))

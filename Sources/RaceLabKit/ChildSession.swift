@@ -5,8 +5,9 @@ import Synchronization
 /// The child side of a run: dies with its parent, sends heartbeats from a harness thread, runs
 /// the scenario on the main thread and sends one result line.
 public enum ChildSession {
-    public static func run(_ lab: Lab, plan: ScenarioPlan) -> Never {
+    public static func run(_ lab: Lab, plan: ScenarioPlan, traceFile: String? = nil) -> Never {
         _ = rl_die_with_parent()
+        if let traceFile { TraceFile.attach(traceFile) }
         let heartbeat = Heartbeat()
         heartbeat.start()
         let outcome = ScenarioDriver.run(lab, plan: plan) { heartbeat.iteration.store($0, ordering: .relaxed) }

@@ -11,6 +11,8 @@ public struct RunSettings: Sendable {
     public var stallTimeout: Double?
     /// How the user invoked racelab, for reproduce commands they can paste.
     public var programName: String
+    /// Record each run's interleaving timeline (RunVerdict.trace).
+    public var trace = false
 
     public init(executable: URL, iterations: Int? = nil, runs: Int = 1, seed: UInt64, stallTimeout: Double? = nil,
                 programName: String = "racelab") {
@@ -44,13 +46,20 @@ public enum LabRunner {
             let plan = ScenarioPlan(
                 lab: lab.id, variant: variant.name, mode: mode, iterations: iterations,
                 seed: settings.seed &+ UInt64(index), stopAtFirstDetection: true)
-            let request = ChildRequest(
+            var request = ChildRequest(
                 executable: settings.executable, arguments: childArguments(plan),
                 environment: TSanEnvironment.childEnvironment(),
                 stallTimeout: settings.stallTimeout ?? lab.info.watchdogSeconds)
+            let traceFile = settings.trace ? try? TraceFile.create() : nil
+            if let traceFile { request.arguments += ["--trace-file", traceFile.path] }
             let child = ChildRunner.run(request)
-            verdicts.append(VerdictBuilder.verdict(
-                plan: plan, kind: variant.kind, child: child, reproduce: reproduceCommand(plan, program: settings.programName)))
+            var verdict = VerdictBuilder.verdict(
+                plan: plan, kind: variant.kind, child: child, reproduce: reproduceCommand(plan, program: settings.programName))
+            if let traceFile {
+                verdict.trace = TraceFile.read(traceFile)
+                try? FileManager.default.removeItem(at: traceFile)
+            }
+            verdicts.append(verdict)
         }
         return VariantOutcome(lab: lab.id, variant: variant.name, kind: variant.kind, mode: mode, runs: verdicts)
     }

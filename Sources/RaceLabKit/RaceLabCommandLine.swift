@@ -13,10 +13,10 @@ public struct RaceLabCommandLine {
 
     static let runSpec = CommandSpec(
         name: "run", valueOptions: ["variant", "mode", "iterations", "runs", "seed", "timeout"],
-        flags: ["all", "json"], positionals: 0...1,
-        usage: "racelab run <lab>|--all [--variant broken|fixed|exercise|all|NAME] [--mode scripted|stress] [--iterations N] [--runs N] [--seed S] [--timeout SECONDS] [--json]")
+        flags: ["all", "json", "trace"], positionals: 0...1,
+        usage: "racelab run <lab>|--all [--variant broken|fixed|exercise|all|NAME] [--mode scripted|stress] [--iterations N] [--runs N] [--seed S] [--timeout SECONDS] [--trace] [--json]")
     static let childSpec = CommandSpec(
-        name: "child", valueOptions: ["variant", "mode", "iterations", "seed"], positionals: 1...1,
+        name: "child", valueOptions: ["variant", "mode", "iterations", "seed", "trace-file"], positionals: 1...1,
         usage: "racelab child <lab> --variant NAME --mode scripted|stress --iterations N --seed S (used by racelab itself)")
     static let listSpec = CommandSpec(name: "list", flags: ["json"], usage: "racelab list [--json]")
 
@@ -38,6 +38,8 @@ public struct RaceLabCommandLine {
           --seed S                 base seed; run k uses S+k (default: random, always printed)
           --timeout SECONDS        watchdog: kill a child with no progress for this long
                                    (default: the lab's, usually 10)
+          --trace                  show the interleaving (threads side by side) of the
+                                   first detected or failing run of each row
           --json                   machine-readable output
 
         Exit status: 0 every expectation met (broken caught, fixed and exercise clean),
@@ -146,13 +148,14 @@ public struct RaceLabCommandLine {
                 }
             }
         }
-        let settings = RunSettings(
+        var settings = RunSettings(
             executable: Self.executableURL,
             iterations: try arguments.int("iterations", in: 1...1_000_000),
             runs: try arguments.int("runs", in: 1...10_000) ?? 1,
             seed: try arguments.uint64("seed") ?? UInt64.random(in: 1...999_999),
             stallTimeout: try arguments.double("timeout", in: 1...3600),
             programName: CommandLine.arguments.first ?? "racelab")
+        settings.trace = arguments.has("trace")
 
         guard rl_tsan_enabled() != 0 else {
             throw UsageError("this racelab was built without ThreadSanitizer, so it cannot judge races. Use `make run`, or build with `swift build --sanitize=thread` and run .build/debug/racelab")
@@ -182,6 +185,7 @@ public struct RaceLabCommandLine {
             let colour = isatty(1) != 0 && environment["NO_COLOR"] == nil
             print("RaceLab: \(labs.count) lab(s), \(settings.runs) run(s) per variant and mode, base seed \(settings.seed), ThreadSanitizer on\n")
             print(TableReporter(colour: colour).render(outcomes))
+            if settings.trace { print("\n" + SwimlaneRenderer.render(outcomes)) }
             let failed = outcomes.filter { !$0.met }.count
             print(String(format: "%@ in %.1fs.", failed == 0 ? "All expectations met" : "\(failed) expectation(s) NOT met", Date().timeIntervalSince(started)))
         }
@@ -202,7 +206,7 @@ public struct RaceLabCommandLine {
             lab: lab.id, variant: name, mode: mode,
             iterations: try arguments.int("iterations", in: 1...1_000_000) ?? 1,
             seed: try arguments.uint64("seed") ?? 0)
-        ChildSession.run(lab, plan: plan)
+        ChildSession.run(lab, plan: plan, traceFile: arguments.string("trace-file"))
     }
 
     // MARK: helpers

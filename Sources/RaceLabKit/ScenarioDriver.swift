@@ -58,6 +58,7 @@ public enum ScenarioDriver {
             onIteration(iteration)
             let seed = SeededRandom.hash(plan.seed, UInt64(iteration))
             Checkpoint.reset()
+            rl_trace_begin_iteration(Int64(iteration))
             Checkpoint.setJitter(seed: seed, maxMicroseconds: plan.mode == .stress ? stressJitterMicroseconds : 0)
             let run = ScenarioRun(mode: plan.mode, iteration: iteration, seed: seed)
             lab.play(variant: plan.variant, in: run)

@@ -45,6 +45,7 @@ public final class ScenarioRun {
     }
 
     public func fail(_ message: String, file: StaticString = #filePath, line: UInt = #line) {
+        TraceFile.note(.failure, message)
         failures.append(InvariantFailure(iteration: iteration, message: message, file: "\(file)", line: Int(line)))
     }
 
@@ -55,6 +56,12 @@ public final class ScenarioRun {
     public func record(_ metric: String, _ value: Double) { metrics[metric, default: 0] += value }
 
     // MARK: Timing the user's actions
+
+    /// Do something as the user, and put it on the interleaving timeline (`--trace`).
+    public func user(_ description: String, _ action: () -> Void) {
+        TraceFile.note(.action, description)
+        action()
+    }
 
     /// Scripted mode: arm `checkpoint` so that the thread making its `hit`-th arrival there
     /// waits. Arm before the action that starts the work, then call `whilePaused` on the result.

@@ -11,6 +11,7 @@ open class ScreenController {
     }
 
     deinit {
+        if !Thread.isMainThread { TraceFile.note(.failure, "deinit of \(screenName) here") }
         DeallocationLog.shared.record(screenName, onMainThread: Thread.isMainThread)
     }
 }

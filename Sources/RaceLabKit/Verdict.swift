@@ -33,6 +33,8 @@ public struct RunVerdict: Codable, Sendable {
     public var elapsedSeconds: Double
     /// The command that replays this run.
     public var reproduce: String
+    /// The interleaving of the last iteration run (with `--trace`).
+    public var trace: Trace?
 
     public var detected: Bool { !detections.isEmpty }
     public func fired(_ detector: Detector) -> Bool { detections.contains { $0.detector == detector } }
@@ -48,7 +50,7 @@ public enum VerdictBuilder {
             iterationsRequested: plan.iterations, iterationsRun: result?.iterationsRun ?? child.lastProgress?.iteration ?? 0,
             detections: [], reports: reports, failures: Array((result?.failures ?? []).prefix(20)),
             hangPositions: [], harnessError: nil, notes: result?.notes ?? [], metrics: result?.metrics ?? [:],
-            elapsedSeconds: child.elapsedSeconds, reproduce: reproduce)
+            elapsedSeconds: child.elapsedSeconds, reproduce: reproduce, trace: nil)
         let lastIteration = child.lastProgress?.iteration
 
         if !reports.isEmpty || (result?.tsanReports ?? 0) > 0 {

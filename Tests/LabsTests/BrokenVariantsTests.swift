@@ -32,3 +32,27 @@ final class BrokenVariantsTests: XCTestCase {
         XCTAssertTrue(labLines.contains("Broken.swift:37"), "the racing read is tied to the lab's source: \(labLines)")
     }
 }
+
+/// `--trace`: the child records the interleaving into a file the parent reads back, even when
+/// the child crashes.
+final class TraceTests: XCTestCase {
+    func testListAdderTraceShowsTheUserTheHeldWorkerAndTheRace() throws {
+        let lab = try XCTUnwrap(labCatalog.lab("list-adder"))
+        var settings = RunSettings(executable: LabsTestSupport.racelab, runs: 1, seed: 11)
+        settings.trace = true
+        let outcome = LabRunner.run(lab, variant: try XCTUnwrap(lab.variant(named: "broken")), mode: .scripted, settings: settings)
+        let run = try XCTUnwrap(outcome.runs.first)
+        XCTAssertTrue(run.fired(.crash))
+        let trace = try XCTUnwrap(run.trace, "the trace survives the crash")
+        let kinds = trace.events.map(\.kind)
+        XCTAssertTrue(kinds.contains(.report), "the TSan hook marks the racing thread")
+        XCTAssertTrue(trace.events.contains { $0.kind == .action && $0.text == "deletes all but one" && $0.isMainThread })
+        XCTAssertTrue(trace.events.contains { $0.kind == .pause && !$0.isMainThread })
+        let held = try XCTUnwrap(trace.events.firstIndex { $0.kind == .pause })
+        let deleted = try XCTUnwrap(trace.events.firstIndex { $0.text == "deletes all but one" })
+        XCTAssertLessThan(held, deleted, "the worker is held before the user deletes")
+        let text = SwimlaneRenderer.render([outcome])
+        XCTAssertTrue(text.contains(">> deletes all but one"), text)
+        XCTAssertTrue(text.contains("thread T"), "lanes are named as TSan names the threads: \(text)")
+    }
+}

@@ -64,4 +64,6 @@ int64_t rl_tsan_report_count(void);
 /// Returns 0 on success.
 int rl_die_with_parent(void);
 
+#include "CRaceLabTrace.h"
+
 #endif
