@@ -12,13 +12,16 @@ public struct RaceLabCommandLine {
     }
 
     static let runSpec = CommandSpec(
-        name: "run", valueOptions: ["variant", "mode", "iterations", "runs", "seed", "timeout"],
+        name: "run", valueOptions: ["variant", "mode", "iterations", "runs", "seed", "timeout", "html"],
         flags: ["all", "json", "trace"], positionals: 0...1,
-        usage: "racelab run <lab>|--all [--variant broken|fixed|exercise|all|NAME] [--mode scripted|stress] [--iterations N] [--runs N] [--seed S] [--timeout SECONDS] [--trace] [--json]")
+        usage: "racelab run <lab>|--all [--variant broken|fixed|exercise|all|NAME] [--mode scripted|stress] [--iterations N] [--runs N] [--seed S] [--timeout SECONDS] [--trace] [--html FILE] [--json]")
     static let childSpec = CommandSpec(
         name: "child", valueOptions: ["variant", "mode", "iterations", "seed", "trace-file"], positionals: 1...1,
         usage: "racelab child <lab> --variant NAME --mode scripted|stress --iterations N --seed S (used by racelab itself)")
     static let listSpec = CommandSpec(name: "list", flags: ["json"], usage: "racelab list [--json]")
+    static let reportSpec = CommandSpec(
+        name: "report", valueOptions: ["html"], positionals: 1...1,
+        usage: "racelab report RESULTS.json --html FILE (RESULTS.json from racelab run --json)")
 
     public static let help = """
         racelab: run thread-safety labs under ThreadSanitizer and judge each variant.
@@ -26,6 +29,7 @@ public struct RaceLabCommandLine {
           racelab list                      the labs, their bugs and expected detectors
           racelab run <lab> [options]       run one lab (broken and fixed variants by default)
           racelab run --all [options]       every lab, one table
+          racelab report R.json --html F    an HTML page from a saved `run --json`
           racelab help                      this text
 
         run options:
@@ -40,6 +44,7 @@ public struct RaceLabCommandLine {
                                    (default: the lab's, usually 10)
           --trace                  show the interleaving (threads side by side) of the
                                    first detected or failing run of each row
+          --html FILE              also write one self-contained HTML report (implies --trace)
           --json                   machine-readable output
 
         Exit status: 0 every expectation met (broken caught, fixed and exercise clean),
@@ -62,10 +67,12 @@ public struct RaceLabCommandLine {
                 return try list(ParsedArguments(rest, spec: Self.listSpec))
             case "run":
                 return try run(ParsedArguments(rest, spec: Self.runSpec))
+            case "report":
+                return try report(ParsedArguments(rest, spec: Self.reportSpec))
             case "child":
                 try child(ParsedArguments(rest, spec: Self.childSpec))
             default:
-                throw UsageError("unknown command '\(command)'; valid: list, run, help")
+                throw UsageError("unknown command '\(command)'; valid: list, run, report, help")
             }
         } catch {
             FileHandle.standardError.write(Data("racelab: \(error.message)\n".utf8))
@@ -155,7 +162,8 @@ public struct RaceLabCommandLine {
             seed: try arguments.uint64("seed") ?? UInt64.random(in: 1...999_999),
             stallTimeout: try arguments.double("timeout", in: 1...3600),
             programName: CommandLine.arguments.first ?? "racelab")
-        settings.trace = arguments.has("trace")
+        let htmlFile = arguments.string("html")
+        settings.trace = arguments.has("trace") || htmlFile != nil
 
         guard rl_tsan_enabled() != 0 else {
             throw UsageError("this racelab was built without ThreadSanitizer, so it cannot judge races. Use `make run`, or build with `swift build --sanitize=thread` and run .build/debug/racelab")
@@ -171,25 +179,48 @@ public struct RaceLabCommandLine {
         }
         progress.clear()
         let allMet = outcomes.allSatisfy(\.met)
+        let command = CommandLine.arguments.joined(separator: " ")
+        let report = RunReport(
+            command: command, seed: settings.seed, runsPerVariant: settings.runs,
+            elapsedSeconds: Date().timeIntervalSince(started), outcomes: outcomes,
+            lessons: Dictionary(uniqueKeysWithValues: labs.map { ($0.id, $0.info.lessonFile.path) }))
         if arguments.has("json") {
-            struct Report: Codable {
-                let seed: UInt64
-                let runsPerVariant: Int
-                let elapsedSeconds: Double
-                let allExpectationsMet: Bool
-                let outcomes: [VariantOutcome]
-            }
-            print(Self.json(Report(seed: settings.seed, runsPerVariant: settings.runs, elapsedSeconds: Date().timeIntervalSince(started),
-                                   allExpectationsMet: allMet, outcomes: outcomes)))
+            print(Self.json(report))
         } else {
             let colour = isatty(1) != 0 && environment["NO_COLOR"] == nil
             print("RaceLab: \(labs.count) lab(s), \(settings.runs) run(s) per variant and mode, base seed \(settings.seed), ThreadSanitizer on\n")
             print(TableReporter(colour: colour).render(outcomes))
-            if settings.trace { print("\n" + SwimlaneRenderer.render(outcomes)) }
+            if arguments.has("trace") { print("\n" + SwimlaneRenderer.render(outcomes)) }
             let failed = outcomes.filter { !$0.met }.count
-            print(String(format: "%@ in %.1fs.", failed == 0 ? "All expectations met" : "\(failed) expectation(s) NOT met", Date().timeIntervalSince(started)))
+            print(String(format: "%@ in %.1fs.", failed == 0 ? "All expectations met" : "\(failed) expectation(s) NOT met", report.elapsedSeconds))
         }
+        if let htmlFile { try writeHTML(report, to: htmlFile) }
         return allMet ? 0 : 1
+    }
+
+    // MARK: report
+
+    func report(_ arguments: ParsedArguments) throws(UsageError) -> Int32 {
+        let path = arguments.positionals[0]
+        guard let htmlFile = arguments.string("html") else { throw UsageError("report needs --html FILE; usage: \(Self.reportSpec.usage)") }
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw UsageError("cannot read '\(path)': give the file written by racelab run --json")
+        }
+        guard let report = try? JSONDecoder().decode(RunReport.self, from: data) else {
+            throw UsageError("'\(path)' is not the JSON of racelab run --json")
+        }
+        try writeHTML(report, to: htmlFile)
+        return 0
+    }
+
+    func writeHTML(_ report: RunReport, to path: String) throws(UsageError) {
+        do {
+            try Data(HTMLReporter.render(report).utf8).write(to: URL(fileURLWithPath: path))
+        } catch {
+            throw UsageError("cannot write the HTML report to '\(path)': \(error.localizedDescription)")
+        }
+        FileHandle.standardError.write(Data("racelab: HTML report written to \(path)\n".utf8))
     }
 
     // MARK: child

@@ -19,18 +19,28 @@ public enum SwimlaneRenderer {
         return blocks.joined(separator: "\n")
     }
 
-    public static func render(_ trace: Trace, run: RunVerdict) -> String {
-        let names = laneNames(trace, reports: run.reports)
+    /// What both the text and the SVG timeline show: lanes in order and the rows to draw.
+    struct Layout {
+        var lanes: [(id: Int64, name: String)]
+        var events: [TraceEvent]
+        /// Events before the window that is shown.
+        var skipped: Int
+        /// Threads left out (more than `maxLanes`).
+        var hiddenLanes: Int
+
+        func column(of event: TraceEvent) -> Int { lanes.firstIndex { $0.id == event.threadID }! }
+    }
+
+    static func layout(_ trace: Trace, reports: [TSanReport], maxRows: Int = maxRows) -> Layout {
+        let names = laneNames(trace, reports: reports)
+        let firstSeen = Dictionary(trace.events.enumerated().map { ($0.element.threadID, $0.offset) }, uniquingKeysWith: min)
         var lanes = names.keys.sorted { a, b in
-            let first = { (id: Int64) in trace.events.firstIndex { $0.threadID == id } ?? .max }
-            if trace.events.first(where: { $0.threadID == a })?.isMainThread == true { return true }
-            if trace.events.first(where: { $0.threadID == b })?.isMainThread == true { return false }
-            return first(a) < first(b)
+            if names[a] == "main" { return names[b] != "main" }
+            if names[b] == "main" { return false }
+            return firstSeen[a, default: .max] < firstSeen[b, default: .max]
         }
         var hidden = 0
         if lanes.count > maxLanes { hidden = lanes.count - maxLanes; lanes = Array(lanes.prefix(maxLanes)) }
-        let laneWidth = max(12, (width - timeColumn) / max(lanes.count, 1))
-
         var events = trace.events.filter { lanes.contains($0.threadID) }.sorted { $0.milliseconds < $1.milliseconds }
         var skipped = 0
         if events.count > maxRows {
@@ -40,20 +50,25 @@ public enum SwimlaneRenderer {
             skipped = start
             events = Array(events[start..<min(events.count, start + maxRows)])
         }
+        return Layout(lanes: lanes.map { ($0, names[$0] ?? "?") }, events: events, skipped: skipped, hiddenLanes: hidden)
+    }
 
+    public static func render(_ trace: Trace, run: RunVerdict) -> String {
+        let layout = layout(trace, reports: run.reports)
+        let laneWidth = max(12, (width - timeColumn) / max(layout.lanes.count, 1))
         var lines: [String] = []
-        lines.append(pad("    ms", timeColumn) + lanes.map { pad(names[$0] ?? "?", laneWidth) }.joined())
-        lines.append(String(repeating: "-", count: min(width, timeColumn + laneWidth * lanes.count)))
-        if skipped > 0 { lines.append("   ... \(skipped) earlier events not shown") }
-        for event in events {
-            let column = lanes.firstIndex(of: event.threadID)!
+        lines.append(pad("    ms", timeColumn) + layout.lanes.map { pad($0.name, laneWidth) }.joined())
+        lines.append(String(repeating: "-", count: min(width, timeColumn + laneWidth * layout.lanes.count)))
+        if layout.skipped > 0 { lines.append("   ... \(layout.skipped) earlier events not shown") }
+        for event in layout.events {
+            let column = layout.column(of: event)
             let time = pad(String(format: "%8.2f", event.milliseconds), timeColumn)
             // One event per row, so its text may run on into the empty lanes to its right.
             let room = width - timeColumn - column * laneWidth
             let cell = String(label(event).prefix(room))
             lines.append(time + String(repeating: " ", count: column * laneWidth) + cell)
         }
-        if hidden > 0 { lines.append("   (\(hidden) more thread(s) not shown)") }
+        if layout.hiddenLanes > 0 { lines.append("   (\(layout.hiddenLanes) more thread(s) not shown)") }
         if trace.overflowed { lines.append("   (the trace filled up; later events are missing)") }
         if let crash = run.detections.first(where: { $0.detector == .crash }) {
             lines.append(wrap("   !! then the process crashed: \(crash.summary)"))

@@ -21,7 +21,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(mode.status, 2)
         let command = try LabsTestSupport.runRacelab(["frobnicate"])
         XCTAssertEqual(command.status, 2)
-        XCTAssertEqual(command.stderr, "racelab: unknown command 'frobnicate'; valid: list, run, help\n")
+        XCTAssertEqual(command.stderr, "racelab: unknown command 'frobnicate'; valid: list, run, report, help\n")
     }
 
     func testListAndJSONRun() throws {
@@ -44,5 +44,27 @@ final class CommandLineTests: XCTestCase {
         } else {
             XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
         }
+    }
+}
+
+final class ReportCommandTests: XCTestCase {
+    func testJSONRunBecomesAnHTMLReport() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-report-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let html = directory.appendingPathComponent("run.html").path
+        let run = try LabsTestSupport.runRacelab(["run", "list-adder", "--variant", "broken", "--seed", "4", "--json", "--html", html])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let saved = directory.appendingPathComponent("run.json")
+        try Data(run.stdout.utf8).write(to: saved)
+        let again = directory.appendingPathComponent("again.html").path
+        let report = try LabsTestSupport.runRacelab(["report", saved.path, "--html", again])
+        XCTAssertEqual(report.status, 0, report.stderr)
+        let first = try String(contentsOfFile: html, encoding: .utf8)
+        XCTAssertTrue(first.contains("<svg"), "the run was traced for the timeline")
+        XCTAssertEqual(try String(contentsOfFile: again, encoding: .utf8), first)
+        let missing = try LabsTestSupport.runRacelab(["report", "/nonexistent.json", "--html", again])
+        XCTAssertEqual(missing.status, 2)
+        XCTAssertEqual(missing.stderr, "racelab: cannot read '/nonexistent.json': give the file written by racelab run --json\n")
     }
 }
