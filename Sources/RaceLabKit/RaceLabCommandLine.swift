@@ -22,6 +22,9 @@ public struct RaceLabCommandLine {
     static let reportSpec = CommandSpec(
         name: "report", valueOptions: ["html"], positionals: 1...1,
         usage: "racelab report RESULTS.json --html FILE (RESULTS.json from racelab run --json)")
+    static let explainSpec = CommandSpec(
+        name: "explain", flags: ["json"], positionals: 0...1,
+        usage: "racelab explain [FILE|-] [--json] (FILE holds a ThreadSanitizer log; - or none reads standard input)")
 
     public static let help = """
         racelab: run thread-safety labs under ThreadSanitizer and judge each variant.
@@ -30,6 +33,7 @@ public struct RaceLabCommandLine {
           racelab run <lab> [options]       run one lab (broken and fixed variants by default)
           racelab run --all [options]       every lab, one table
           racelab report R.json --html F    an HTML page from a saved `run --json`
+          racelab explain [FILE|-] [--json] a TSan log (from a lab or any program) in plain words
           racelab help                      this text
 
         run options:
@@ -69,10 +73,12 @@ public struct RaceLabCommandLine {
                 return try run(ParsedArguments(rest, spec: Self.runSpec))
             case "report":
                 return try report(ParsedArguments(rest, spec: Self.reportSpec))
+            case "explain":
+                return try explain(ParsedArguments(rest, spec: Self.explainSpec))
             case "child":
                 try child(ParsedArguments(rest, spec: Self.childSpec))
             default:
-                throw UsageError("unknown command '\(command)'; valid: list, run, report, help")
+                throw UsageError("unknown command '\(command)'; valid: list, run, report, explain, help")
             }
         } catch {
             FileHandle.standardError.write(Data("racelab: \(error.message)\n".utf8))
@@ -221,6 +227,45 @@ public struct RaceLabCommandLine {
             throw UsageError("cannot write the HTML report to '\(path)': \(error.localizedDescription)")
         }
         FileHandle.standardError.write(Data("racelab: HTML report written to \(path)\n".utf8))
+    }
+
+    // MARK: explain
+
+    func explain(_ arguments: ParsedArguments) throws(UsageError) -> Int32 {
+        let path = arguments.positionals.first ?? "-"
+        if path == "-", isatty(0) != 0 {
+            FileHandle.standardError.write(Data("racelab: reading a ThreadSanitizer log from standard input (end it with Ctrl-D)\n".utf8))
+        }
+        let log: Data
+        do {
+            // A file handle, not Data(contentsOf:), so that pipes work too: explain <(swift run 2>&1).
+            guard let handle = path == "-" ? FileHandle.standardInput : FileHandle(forReadingAtPath: path) else {
+                throw CocoaError(.fileReadNoSuchFile)
+            }
+            log = try handle.readToEnd() ?? Data()
+        } catch {
+            throw UsageError("cannot read '\(path)': give a file holding a ThreadSanitizer log (a program's standard error), or - for standard input")
+        }
+        let explanation = TSanExplainer.explain(String(decoding: log, as: UTF8.self), sourceLine: Self.sourceLineReader())
+        print(arguments.has("json") ? Self.json(explanation) : explanation.text)
+        return 0
+    }
+
+    /// Source lines for the explanation, read once per file; only ordinary files of a sane size
+    /// (a log may name any path).
+    static func sourceLineReader() -> TSanExplainer.SourceLookup {
+        var files: [String: [Substring]] = [:]
+        return { path, line in
+            if files[path] == nil {
+                let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+                let readable = attributes?[.type] as? FileAttributeType == .typeRegular
+                    && (attributes?[.size] as? Int ?? .max) < 4_000_000
+                let text = readable ? (try? String(contentsOfFile: path, encoding: .utf8)) : nil
+                files[path] = text?.split(separator: "\n", omittingEmptySubsequences: false) ?? []
+            }
+            guard let lines = files[path], line >= 1, line <= lines.count else { return nil }
+            return String(lines[line - 1])
+        }
     }
 
     // MARK: child

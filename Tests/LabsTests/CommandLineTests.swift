@@ -21,7 +21,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(mode.status, 2)
         let command = try LabsTestSupport.runRacelab(["frobnicate"])
         XCTAssertEqual(command.status, 2)
-        XCTAssertEqual(command.stderr, "racelab: unknown command 'frobnicate'; valid: list, run, report, help\n")
+        XCTAssertEqual(command.stderr, "racelab: unknown command 'frobnicate'; valid: list, run, report, explain, help\n")
     }
 
     func testListAndJSONRun() throws {
