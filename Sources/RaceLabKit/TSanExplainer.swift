@@ -270,7 +270,7 @@ extension TSanExplainer {
     static func action(_ access: TSanReport.Access) -> String {
         let lower = access.description.lowercased()
         if lower.hasPrefix("modifying") || lower.hasPrefix("previous modifying") {
-            return "modified it (a Swift modifying access: an append, a +=, any change in place)"
+            return "modified it (an append, a +=, any change in place)"
         }
         let amount = access.size.map { $0 == 1 ? "1 byte" : "\($0) bytes" }
         let atomic = lower.contains("atomic") ? "atomically " : ""

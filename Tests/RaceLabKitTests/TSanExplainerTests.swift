@@ -54,7 +54,7 @@ final class TSanExplainerTests: XCTestCase {
         assertContains(text, [
             "Report 1 of 1: Swift access race",
             "Swift's exclusivity rule",
-            "Thread T1 modified it (a Swift modifying access",
+            "Thread T1 modified it (an append, a +=, any change in place)",
             "Thread T2 modified it",
             "part of a block of 24 bytes on the heap",
             "allocated by the main thread\nin top-level code, main.swift:7.",
