@@ -222,7 +222,7 @@ public struct RaceLabCommandLine {
 
     func writeHTML(_ report: RunReport, to path: String) throws(UsageError) {
         do {
-            try Data(HTMLReporter.render(report).utf8).write(to: URL(fileURLWithPath: path))
+            try Data(HTMLReporter.render(report, sourceLine: SourceLineReader.lookup()).utf8).write(to: URL(fileURLWithPath: path))
         } catch {
             throw UsageError("cannot write the HTML report to '\(path)': \(error.localizedDescription)")
         }
@@ -246,26 +246,9 @@ public struct RaceLabCommandLine {
         } catch {
             throw UsageError("cannot read '\(path)': give a file holding a ThreadSanitizer log (a program's standard error), or - for standard input")
         }
-        let explanation = TSanExplainer.explain(String(decoding: log, as: UTF8.self), sourceLine: Self.sourceLineReader())
+        let explanation = TSanExplainer.explain(String(decoding: log, as: UTF8.self), sourceLine: SourceLineReader.lookup())
         print(arguments.has("json") ? Self.json(explanation) : explanation.text)
         return 0
-    }
-
-    /// Source lines for the explanation, read once per file; only ordinary files of a sane size
-    /// (a log may name any path).
-    static func sourceLineReader() -> TSanExplainer.SourceLookup {
-        var files: [String: [Substring]] = [:]
-        return { path, line in
-            if files[path] == nil {
-                let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-                let readable = attributes?[.type] as? FileAttributeType == .typeRegular
-                    && (attributes?[.size] as? Int ?? .max) < 4_000_000
-                let text = readable ? (try? String(contentsOfFile: path, encoding: .utf8)) : nil
-                files[path] = text?.split(separator: "\n", omittingEmptySubsequences: false) ?? []
-            }
-            guard let lines = files[path], line >= 1, line <= lines.count else { return nil }
-            return String(lines[line - 1])
-        }
     }
 
     // MARK: child

@@ -250,7 +250,7 @@ final class TSanExplainerTests: XCTestCase {
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let broken = repository.appendingPathComponent("Labs/ListAdder/Broken.swift").path
         let lines = try String(contentsOfFile: broken, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
-        let read = RaceLabCommandLine.sourceLineReader()
+        let read = SourceLineReader.lookup()
         XCTAssertEqual(read(broken, 3), String(lines[2]))
         XCTAssertNil(read(broken, 0))
         XCTAssertNil(read(broken, lines.count + 5))
