@@ -134,7 +134,9 @@ public struct RaceLabCommandLine {
                 return matching
             }
             guard let variant = lab.variant(named: name) else {
-                throw UsageError("unknown variant '\(name)' for lab '\(lab.id)'; valid: broken, fixed, exercise, all, \(lab.variants.map(\.name).joined(separator: ", "))")
+                let kinds = VariantKind.allCases.map(\.rawValue)
+                let valid = kinds + ["all"] + lab.variants.map(\.name).filter { !kinds.contains($0) }
+                throw UsageError("unknown variant '\(name)' for lab '\(lab.id)'; valid: \(valid.joined(separator: ", "))")
             }
             return [variant]
         }

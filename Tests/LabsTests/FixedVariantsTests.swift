@@ -26,6 +26,11 @@ final class FixedVariantsTests: XCTestCase {
                 }
             }
         }
-        XCTAssertEqual(checked, labCatalog.labs.count * 2, "every lab has a fixed variant, run in both modes")
+        // A lab may register several fixed variants (e.g. mandelbrot's "fixed" and "fixed-gcd").
+        let fixedVariants = labCatalog.labs.reduce(0) { $0 + $1.variants.filter { $0.kind == .fixed }.count }
+        XCTAssertEqual(checked, fixedVariants * 2, "every fixed variant is run in both modes")
+        for lab in labCatalog.labs {
+            XCTAssertTrue(lab.variants.contains { $0.kind == .fixed }, "\(lab.id) has a fixed variant")
+        }
     }
 }
