@@ -4,9 +4,12 @@ import Cancellation
 import ListAdder
 import Mandelbrot
 import OffMainDealloc
+import OnceOnlyInit
 import PhotoPipeline
+import ReaderWriter
 import StaleResults
 import UIOffMain
+import WrongQueue
 
 /// Every lab this build knows. Adding a lab: copy a lab folder (it becomes a module by itself),
 /// rename its types, then add its import above and one line here.
@@ -18,4 +21,7 @@ public let labCatalog = LabRegistry([
     Lab(OffMainDeallocLab.self),
     Lab(PhotoPipelineLab.self),
     Lab(MandelbrotLab.self),
+    Lab(ReaderWriterLab.self),
+    Lab(OnceOnlyInitLab.self),
+    Lab(WrongQueueLab.self),
 ])
