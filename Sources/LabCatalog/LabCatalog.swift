@@ -1,6 +1,9 @@
 import RaceLabKit
 
+import AtomicProperty
 import Cancellation
+import CheckThenAct
+import Deadlock
 import ListAdder
 import Mandelbrot
 import OffMainDealloc
@@ -24,4 +27,7 @@ public let labCatalog = LabRegistry([
     Lab(ReaderWriterLab.self),
     Lab(OnceOnlyInitLab.self),
     Lab(WrongQueueLab.self),
+    Lab(CheckThenActLab.self),
+    Lab(AtomicPropertyLab.self),
+    Lab(DeadlockLab.self),
 ])
