@@ -5,6 +5,7 @@ import Foundation
 public enum ChildChannel {
     static let progressTag = "RACELAB-PROGRESS "
     static let resultTag = "RACELAB-RESULT "
+    static let failureTag = "RACELAB-FAILURE "
 
     /// A heartbeat: where the child is. The watchdog treats a change as progress.
     public struct Progress: Codable, Sendable, Equatable {
@@ -17,12 +18,15 @@ public enum ChildChannel {
     public enum Message: Equatable, Sendable {
         case progress(Progress)
         case result(ScenarioOutcome)
+        /// An invariant failure, sent the moment it was found (the result repeats it).
+        case failure(InvariantFailure)
         case malformed(String)
         case other(String)
     }
 
     public static func encode(_ progress: Progress) -> String { progressTag + json(progress) }
     public static func encode(_ result: ScenarioOutcome) -> String { resultTag + json(result) }
+    public static func encode(_ failure: InvariantFailure) -> String { failureTag + json(failure) }
 
     public static func decode(_ line: String) -> Message {
         if line.hasPrefix(progressTag) {
@@ -36,6 +40,12 @@ public enum ChildChannel {
                 return .malformed(line)
             }
             return .result(result)
+        }
+        if line.hasPrefix(failureTag) {
+            guard let failure = try? JSONDecoder().decode(InvariantFailure.self, from: Data(line.dropFirst(failureTag.count).utf8)) else {
+                return .malformed(line)
+            }
+            return .failure(failure)
         }
         return .other(line)
     }

@@ -44,6 +44,8 @@ public struct ChildOutcome: Sendable {
     public var otherOutput: [String]
     public var stdoutTruncated: Bool
     public var result: ScenarioOutcome?
+    /// Invariant failures the child sent as it found them: all a hung or crashed child leaves.
+    public var streamedFailures: [InvariantFailure] = []
     /// Channel lines that could not be decoded.
     public var malformedLines: [String]
     public var lastProgress: ChildChannel.Progress?
@@ -112,18 +114,20 @@ public enum ChildRunner {
         var progress: ChildChannel.Progress?
         var malformed: [String] = []
         var other: [String] = []
+        var failures: [InvariantFailure] = []
         for line in lines {
             switch ChildChannel.decode(line) {
             case .progress(let value): progress = value
             case .result(let value): result = value
+            case .failure(let value): failures.append(value)
             case .malformed(let text): malformed.append(String(text.prefix(200)))
             case .other(let text): if other.count < 50 { other.append(String(text.prefix(500))) }
             }
         }
         return ChildOutcome(
             ending: ending, stderr: stderr.text, stderrTruncated: stderr.truncated, otherOutput: other,
-            stdoutTruncated: stdout.truncated, result: result, malformedLines: malformed, lastProgress: progress,
-            elapsedSeconds: Date().timeIntervalSince(start))
+            stdoutTruncated: stdout.truncated, result: result, streamedFailures: failures, malformedLines: malformed,
+            lastProgress: progress, elapsedSeconds: Date().timeIntervalSince(start))
     }
 }
 

@@ -10,7 +10,9 @@ public enum ChildSession {
         if let traceFile { TraceFile.attach(traceFile) }
         let heartbeat = Heartbeat()
         heartbeat.start()
-        let outcome = ScenarioDriver.run(lab, plan: plan) { heartbeat.iteration.store($0, ordering: .relaxed) }
+        let outcome = ScenarioDriver.run(
+            lab, plan: plan, onIteration: { heartbeat.iteration.store($0, ordering: .relaxed) },
+            onFailure: { StandardOutput.writeLine(ChildChannel.encode($0)) })
         heartbeat.stop()
         StandardOutput.writeLine(ChildChannel.encode(outcome))
         exit(0)

@@ -45,7 +45,11 @@ public enum ScenarioDriver {
     /// Largest stress delay at a checkpoint, in microseconds.
     static let stressJitterMicroseconds = 400
 
-    public static func run(_ lab: Lab, plan: ScenarioPlan, onIteration: (Int) -> Void = { _ in }) -> ScenarioOutcome {
+    /// `onFailure` hears of each invariant failure of `play` as soon as it is recorded.
+    public static func run(
+        _ lab: Lab, plan: ScenarioPlan, onIteration: (Int) -> Void = { _ in },
+        onFailure: @escaping (InvariantFailure) -> Void = { _ in }
+    ) -> ScenarioOutcome {
         precondition(Thread.isMainThread, "scenarios drive the UI: run them on the main thread")
         var outcome = ScenarioOutcome()
         outcome.tsanEnabled = rl_tsan_enabled() != 0
@@ -60,7 +64,7 @@ public enum ScenarioDriver {
             Checkpoint.reset()
             rl_trace_begin_iteration(Int64(iteration))
             Checkpoint.setJitter(seed: seed, maxMicroseconds: plan.mode == .stress ? stressJitterMicroseconds : 0)
-            let run = ScenarioRun(mode: plan.mode, iteration: iteration, seed: seed)
+            let run = ScenarioRun(mode: plan.mode, iteration: iteration, seed: seed, onFailure: onFailure)
             lab.play(variant: plan.variant, in: run)
             Checkpoint.setJitter(seed: 0, maxMicroseconds: 0)
 

@@ -26,12 +26,16 @@ public final class ScenarioRun {
     private(set) var failures: [InvariantFailure] = []
     private(set) var notes: [String] = []
     private(set) var metrics: [String: Double] = [:]
+    /// Told about each failure as it is found (a child streams it to the parent at once, so a
+    /// hang or crash later in the iteration cannot hide it).
+    private let onFailure: (InvariantFailure) -> Void
 
-    init(mode: RunMode, iteration: Int, seed: UInt64) {
+    init(mode: RunMode, iteration: Int, seed: UInt64, onFailure: @escaping (InvariantFailure) -> Void = { _ in }) {
         self.mode = mode
         self.iteration = iteration
         self.seed = seed
         self.random = SeededRandom(seed: seed)
+        self.onFailure = onFailure
     }
 
     // MARK: Invariants
@@ -46,7 +50,9 @@ public final class ScenarioRun {
 
     public func fail(_ message: String, file: StaticString = #filePath, line: UInt = #line) {
         TraceFile.note(.failure, message)
-        failures.append(InvariantFailure(iteration: iteration, message: message, file: "\(file)", line: Int(line)))
+        let failure = InvariantFailure(iteration: iteration, message: message, file: "\(file)", line: Int(line))
+        failures.append(failure)
+        onFailure(failure)
     }
 
     /// Something worth knowing that is not a failure (e.g. a checkpoint that was not reached).

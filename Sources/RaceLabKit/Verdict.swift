@@ -45,10 +45,12 @@ public enum VerdictBuilder {
     public static func verdict(plan: ScenarioPlan, kind: VariantKind, child: ChildOutcome, reproduce: String) -> RunVerdict {
         let result = child.result
         let reports = TSanReportParser.parseUnique(child.stderr)
+        // A child that hung or crashed sent no result, but the failures it found before that.
+        let failures = result?.failures ?? child.streamedFailures
         var verdict = RunVerdict(
             lab: plan.lab, variant: plan.variant, kind: kind, mode: plan.mode, seed: plan.seed,
             iterationsRequested: plan.iterations, iterationsRun: result?.iterationsRun ?? child.lastProgress?.iteration ?? 0,
-            detections: [], reports: reports, failures: Array((result?.failures ?? []).prefix(20)),
+            detections: [], reports: reports, failures: Array(failures.prefix(20)),
             hangPositions: [], harnessError: nil, notes: result?.notes ?? [], metrics: result?.metrics ?? [:],
             elapsedSeconds: child.elapsedSeconds, reproduce: reproduce, trace: nil)
         let lastIteration = child.lastProgress?.iteration
@@ -60,12 +62,12 @@ public enum VerdictBuilder {
                 detector: .tsan, iteration: result?.firstTSanIteration ?? lastIteration,
                 seconds: result?.firstTSanIteration == nil ? nil : result?.firstDetectionSeconds, summary: summary + more))
         }
-        if let failure = result?.failures.first {
-            let more = result!.failures.count > 1 ? " (+\(result!.failures.count - 1) more)" : ""
+        if let failure = failures.first {
+            let more = failures.count > 1 ? " (+\(failures.count - 1) more)" : ""
             verdict.detections.append(Detection(
                 detector: .invariant, iteration: failure.iteration,
-                seconds: result?.firstFailureIteration == result?.firstTSanIteration || result?.firstTSanIteration == nil
-                    ? result?.firstDetectionSeconds : nil,
+                seconds: result.flatMap { $0.firstFailureIteration == $0.firstTSanIteration || $0.firstTSanIteration == nil
+                    ? $0.firstDetectionSeconds : nil },
                 summary: failure.message + " (\(failure.shortLocation))" + more))
         }
         let crashLine = TSanReportParser.crashLine(in: child.stderr)

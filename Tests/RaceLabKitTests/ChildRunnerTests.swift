@@ -33,6 +33,14 @@ final class ChildRunnerTests: XCTestCase {
         XCTAssertEqual(outcome.lastProgress?.threads.first?.checkpoint, "lock.a")
     }
 
+    func testFailuresSentBeforeAHangAreKept() {
+        let outcome = shell(#"echo 'RACELAB-FAILURE {"iteration":1,"message":"thumbnail never finished","file":"/x/Scenario.swift","line":7}'; echo 'RACELAB-PROGRESS {"iteration":1,"checkpointHits":3,"threads":[]}'; exec sleep 60"#, stallTimeout: 1)
+        XCTAssertEqual(outcome.ending, .killedAfterStall)
+        XCTAssertNil(outcome.result)
+        XCTAssertEqual(outcome.streamedFailures.map(\.message), ["thumbnail never finished"])
+        XCTAssertEqual(outcome.otherOutput, [], "a failure line is a channel message, not lab chatter")
+    }
+
     func testProgressKeepsAChildAlive() {
         let script = (1...8).map { #"echo 'RACELAB-PROGRESS {"iteration":\#($0),"checkpointHits":0,"threads":[]}'; sleep 0.3;"# }.joined()
         let outcome = shell(script + " exit 0", stallTimeout: 1)

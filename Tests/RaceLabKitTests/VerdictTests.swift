@@ -53,6 +53,36 @@ final class VerdictTests: XCTestCase {
         XCTAssertTrue(verdict.detections[0].summary.contains("main thread at lock.b #1"))
     }
 
+    func testAHungChildStillReportsTheInvariantsItBrokeBefore() {
+        var hung = child(.killedAfterStall, progress: ChildChannel.Progress(iteration: 1, checkpointHits: 9, threads: []))
+        hung.streamedFailures = [InvariantFailure(iteration: 1, message: "thumbnail never finished", file: "Scenario.swift", line: 7)]
+        let verdict = VerdictBuilder.verdict(plan: plan, kind: .broken, child: hung, reproduce: "r")
+        XCTAssertEqual(verdict.detections.map(\.detector), [.invariant, .hang])
+        XCTAssertEqual(verdict.detections[0].summary, "thumbnail never finished (Scenario.swift:7)")
+        XCTAssertEqual(verdict.failures.count, 1)
+    }
+
+    func testSummaryPrefersARealSourceLineToACompilerGeneratedAccessor() throws {
+        let report = try XCTUnwrap(TSanReportParser.parse("""
+            ==================
+            WARNING: ThreadSanitizer: data race (pid=1)
+              Write of size 1 at 0x7230 by thread T3:
+                #0 $s4Demo1CC5stateSivs /work/Labs/Demo/Broken.swift (racelab+0x1)
+                #1 $s4Demo1CC6finishyyF /work/Labs/Demo/Broken.swift:58:15 (racelab+0x2)
+
+              Previous read of size 1 at 0x7230 by main thread:
+                #0 $s4Demo1CC5stateSivg /<compiler-generated> (racelab+0x3)
+                #1 $s4Demo1CC10isFinishedSbvg /work/Labs/Demo/Broken.swift:46:37 (racelab+0x4)
+
+            SUMMARY: ThreadSanitizer: data race /work/Labs/Demo/Broken.swift in $s4Demo1CC5stateSivs
+            ==================
+            """).first)
+        let line = ReportSummary.oneLine(report)
+        XCTAssertTrue(line.contains("(Broken.swift) vs main thread read in"), line)
+        XCTAssertTrue(line.hasSuffix("(Broken.swift:46)"), line)
+        XCTAssertFalse(line.contains("compiler-generated"), line)
+    }
+
     func testNoResultIsAHarnessErrorNotAPass() {
         let verdict = VerdictBuilder.verdict(plan: plan, kind: .fixed, child: child(.exited(0)), reproduce: "r")
         XCTAssertNotNil(verdict.harnessError)
