@@ -34,6 +34,26 @@ final class CheckpointTests: XCTestCase {
         XCTAssertEqual(run.notes.count, 1)
     }
 
+    func testAPauseLimitLetsTheHeldThreadGoOnByItself() {
+        Checkpoint.reset()
+        let run = ScenarioRun(mode: .scripted, iteration: 1, seed: 1)
+        let pause = run.pause(at: "test.limited")
+        let started = Date()
+        // The main thread is busy (as in a start() that waits for this very thread), so it cannot
+        // release the pause: the limit must.
+        let finished = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            Checkpoint.hit("test.limited", pauseLimit: 0.1)
+            finished.signal()
+        }
+        XCTAssertEqual(finished.wait(timeout: .now() + 3), .success)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 2, "held for about 0.1 s, not the default 5 s")
+        var acted = false
+        pause.whilePaused(maxWait: 0.1) { acted = true }
+        XCTAssertTrue(acted)
+        XCTAssertTrue(run.notes.isEmpty, "the checkpoint was reached, so nothing to note")
+    }
+
     func testStressJitterIsRepeatablePerSeed() {
         var a = SeededRandom(seed: 7), b = SeededRandom(seed: 7), c = SeededRandom(seed: 8)
         let first = (0..<5).map { _ in a.next() }
