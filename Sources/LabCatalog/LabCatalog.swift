@@ -1,5 +1,6 @@
 import RaceLabKit
 
+import AsyncOperation
 import AtomicProperty
 import Cancellation
 import CheckThenAct
@@ -12,6 +13,7 @@ import PhotoPipeline
 import ReaderWriter
 import StaleResults
 import UIOffMain
+import WorkerThread
 import WrongQueue
 
 /// Every lab this build knows. Adding a lab: copy a lab folder (it becomes a module by itself),
@@ -24,6 +26,8 @@ public let labCatalog = LabRegistry([
     Lab(OffMainDeallocLab.self),
     Lab(PhotoPipelineLab.self),
     Lab(MandelbrotLab.self),
+    Lab(AsyncOperationLab.self),
+    Lab(WorkerThreadLab.self),
     Lab(ReaderWriterLab.self),
     Lab(OnceOnlyInitLab.self),
     Lab(WrongQueueLab.self),

@@ -1,0 +1,210 @@
+import Foundation
+import RaceLabKit
+
+/// The feed screen's four requests. Parsing needs the feed; the thumbnail is cut from the avatar.
+public enum Endpoint: CaseIterable, Sendable {
+    case feed, parse, avatar, thumbnail
+
+    /// The request whose operation must have finished before this one may start its work.
+    var prerequisite: Endpoint? {
+        switch self {
+        case .parse: .feed
+        case .thumbnail: .avatar
+        case .feed, .avatar: nil
+        }
+    }
+
+    var answer: String { "\(self) data" }
+
+    // Checkpoint names are static strings (the checkpoint layer keeps their pointers), one per
+    // request and event. They double as the scenario's journal: hit counters that TSan cannot see.
+
+    /// Reached by the fake network's thread just before it delivers the answer.
+    var answering: StaticString {
+        switch self {
+        case .feed: "feed.answer"
+        case .parse: "parse.answer"
+        case .avatar: "avatar.answer"
+        case .thumbnail: "thumbnail.answer"
+        }
+    }
+
+    /// The operation started its work: it sent its request.
+    var sent: StaticString {
+        switch self {
+        case .feed: "feed.sent"
+        case .parse: "parse.sent"
+        case .avatar: "avatar.sent"
+        case .thumbnail: "thumbnail.sent"
+        }
+    }
+
+    /// The operation sent its request before its prerequisite had finished.
+    var sentEarly: StaticString {
+        switch self {
+        case .feed: "feed.sent-early"
+        case .parse: "parse.sent-early"
+        case .avatar: "avatar.sent-early"
+        case .thumbnail: "thumbnail.sent-early"
+        }
+    }
+
+    /// The network's thread is back from delivering the answer.
+    var replied: StaticString {
+        switch self {
+        case .feed: "feed.replied"
+        case .parse: "parse.replied"
+        case .avatar: "avatar.replied"
+        case .thumbnail: "thumbnail.replied"
+        }
+    }
+
+    /// The operation reported that it finished (its completion handler ran).
+    var finished: StaticString {
+        switch self {
+        case .feed: "feed.finished"
+        case .parse: "parse.finished"
+        case .avatar: "avatar.finished"
+        case .thumbnail: "thumbnail.finished"
+        }
+    }
+}
+
+/// The harness's fake network: a request is answered later, on a background thread of its own,
+/// like a URLSession completion handler. Stateless, so any thread may use it.
+public final class FakeNetwork: Sendable {
+    public init() {}
+
+    /// Sends `endpoint`'s request; `reply` gets the answer later, on another thread.
+    public func send(_ endpoint: Endpoint, reply: @escaping @Sendable (String) -> Void) {
+        Checkpoint.hit(endpoint.sent)
+        if let prerequisite = endpoint.prerequisite, Checkpoint.hits(prerequisite.finished) == 0 {
+            Checkpoint.hit(endpoint.sentEarly)
+        }
+        let answer = endpoint.answer
+        Thread.detachNewThread {
+            Checkpoint.hit(endpoint.answering)  // scripted mode can hold the answer here
+            reply(answer)
+            Checkpoint.hit(endpoint.replied)
+        }
+    }
+}
+
+/// What every variant provides: asynchronous operations that fetch one endpoint each.
+public protocol AsyncOperationFactory {
+    /// An operation that, once started, sends `endpoint`'s request on `network` and finishes when
+    /// the answer arrives, or as soon as it is cancelled. It calls `completion` exactly once, just
+    /// before it finishes: with the answer, or nil if it was cancelled first.
+    func fetchOperation(_ endpoint: Endpoint, completion: @escaping @Sendable (String?) -> Void) -> Operation
+}
+
+public enum AsyncOperationLab: LabScenario {
+    public static let info = LabInfo(
+        id: "async-operation",
+        title: "An asynchronous Operation that does not say when it is done",
+        source: "seed 003 (Asynchronicity and the Main Thread, part 2): the AsyncOperation base class",
+        bug: "the blog's async Operation base: a state enum with no lock, changed from the answer's thread; a cancelled operation returns from start() without ever finishing, so its dependents never run and the queue never drains",
+        invariants: [
+            "an operation starts its work only after its dependency has finished",
+            "every operation finishes exactly once (its completion runs once), cancelled ones included",
+            "an operation cancelled before it started never starts its work",
+            "the queue drains (a child that waits for it forever is caught as a hang)",
+        ],
+        expectedDetectors: [.tsan, .invariant, .hang],
+        // The broken variant leaves the queue waiting forever: catch that quickly.
+        watchdogSeconds: 3
+    )
+
+    public static let variants: [LabVariant<FakeNetwork, AsyncOperationFactory>] = [
+        LabVariant(.broken) { AsyncOperationBrokenFactory(network: $0) },
+        LabVariant(.exercise) { AsyncOperationExerciseFactory(network: $0) },
+    ]
+
+    public static func play(_ variant: LabVariant<FakeNetwork, AsyncOperationFactory>, in run: ScenarioRun) {
+        let factory = variant.make(FakeNetwork())
+        let queue = OperationQueue()
+        // As in the blog, the operations start on the main thread (a queue on top of the main
+        // dispatch queue). Stress mode also uses an ordinary background queue: a base class ends
+        // up on every kind of queue.
+        let onMain = run.mode == .scripted || run.random.next(upperBound: UInt64(2)) == 0
+        if onMain { queue.underlyingQueue = .main }
+
+        var operations: [Endpoint: Operation] = [:]
+        for endpoint in Endpoint.allCases {
+            operations[endpoint] = factory.fetchOperation(endpoint) { _ in Checkpoint.hit(endpoint.finished) }
+        }
+        for endpoint in Endpoint.allCases {
+            if let prerequisite = endpoint.prerequisite {
+                operations[endpoint]!.addDependency(operations[prerequisite]!)
+            }
+        }
+        // The screen update (a plain block operation) waits for the parsed feed and the thumbnail.
+        let show = BlockOperation {
+            if Checkpoint.hits(Endpoint.parse.finished) == 0 || Checkpoint.hits(Endpoint.thumbnail.finished) == 0 {
+                Checkpoint.hit("show.early")
+            }
+            Checkpoint.hit("show.ran")
+        }
+        show.addDependency(operations[.parse]!)
+        show.addDependency(operations[.thumbnail]!)
+
+        // The user scrolls the avatar away: its request is in flight, its thumbnail not started.
+        func userScrollsAway() {
+            operations[.avatar]!.cancel()
+            operations[.thumbnail]!.cancel()
+        }
+
+        switch run.mode {
+        case .scripted:
+            // The avatar's answer is held until the user has cancelled both operations.
+            let avatarInFlight = run.pause(at: Endpoint.avatar.answering)
+            queue.addOperations(Array(operations.values) + [show], waitUntilFinished: false)
+            avatarInFlight.whilePaused(userScrollsAway)
+        case .stress:
+            queue.addOperations(Array(operations.values) + [show], waitUntilFinished: false)
+            run.randomPause(upTo: 2)
+            userScrollsAway()
+        }
+
+        // Once the avatar's answer is in, the screen asks its operation whether it is done (to hide
+        // a spinner). It blocks meanwhile instead of running the main run loop: a read of the
+        // operation's state that nothing orders with the answer's thread, so a race there is a race.
+        if Checkpoint.hits(Endpoint.avatar.sent) > 0 {
+            let answerDeadline = Date(timeIntervalSinceNow: 1)
+            while Checkpoint.hits(Endpoint.avatar.replied) == 0 && Date() < answerDeadline { usleep(100) }
+            _ = operations[.avatar]!.isFinished
+        }
+
+        let everyoneFinished = run.settle(timeout: 1) {
+            Endpoint.allCases.allSatisfy { Checkpoint.hits($0.finished) >= 1 } && Checkpoint.hits("show.ran") >= 1
+        }
+        for endpoint in Endpoint.allCases {
+            let finishes = Checkpoint.hits(endpoint.finished)
+            if finishes > 1 {
+                run.fail("\(endpoint) finished \(finishes) times (its completion ran \(finishes) times); it must finish exactly once")
+            } else if finishes == 0 && !everyoneFinished {
+                let cancelled = operations[endpoint]!.isCancelled ? " (it had been cancelled)" : ""
+                run.fail("\(endpoint) never finished\(cancelled): its completion never ran")
+            }
+            if Checkpoint.hits(endpoint.sentEarly) > 0, let prerequisite = endpoint.prerequisite {
+                run.fail("\(endpoint) started its work before \(prerequisite), its dependency, had finished")
+            }
+        }
+        if Checkpoint.hits("show.early") > 0 {
+            run.fail("the screen update ran before the parse and thumbnail operations had finished")
+        }
+        if run.mode == .scripted, Checkpoint.hits(Endpoint.thumbnail.sent) > 0 {
+            run.fail("thumbnail was cancelled before it started, yet it sent its request")
+        }
+
+        // The screen waits for its queue to drain. A queue that never drains is a hang: in a child
+        // process the watchdog kills it long before this deadline (which only keeps an in-process
+        // test from waiting forever).
+        Checkpoint.hit("queue.waiting-to-drain")
+        if !run.waitUntil(timeout: 30, { queue.operationCount == 0 }) {
+            run.fail("the queue never drained: \(queue.operationCount) operation(s) never finished")
+        }
+        let shows = Checkpoint.hits("show.ran")
+        run.expect(shows == 1, "the screen update ran \(shows) times; it should run once, after everything else")
+    }
+}

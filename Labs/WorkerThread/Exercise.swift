@@ -1,0 +1,52 @@
+import Foundation
+import RaceLabKit
+
+/// EXERCISE: a copy of the broken variant. Make start() return only once the thread can take
+/// work, let the idle thread sleep until work or a stop arrives, and make stop() return only once
+/// the thread has ended. Check it with `racelab run worker-thread --variant exercise`.
+/// Keep the class name and its three methods.
+/// The seed's first worker: start() creates the thread and returns; the thread sets itself up,
+/// then runs its run loop for a short while, again and again, forever. Here it at least checks a
+/// stop flag between two naps, or it could never end at all.
+final class WorkerThreadExercise: WorkerThreadController {
+    private let environment: WorkerEnvironment
+    private var thread: pthread_t?
+    // TODO (was BUG): written by the worker thread during its start-up, read by whoever sends work, with
+    // nothing in between: no lock, and nobody waits for it to be set.
+    private var runLoop: JobRunLoop?
+    // TODO (was BUG): written by stop() on the caller's thread, read by the worker thread: no synchronisation.
+    private var stopRequested = false
+
+    init(environment: WorkerEnvironment) {
+        self.environment = environment
+    }
+
+    func start() {
+        if thread != nil { return }
+        // TODO (was BUG): returns as soon as the thread exists, long before it can take any work.
+        thread = startJoinableThread { self.threadMain() }
+    }
+
+    private func threadMain() {
+        let loop = environment.setUpRunLoop()
+        runLoop = loop
+        // TODO (was BUG): wakes up every 10 ms (every second in the seed) even with nothing to do. Polling is
+        // also the only way this thread can notice that it should stop.
+        while !stopRequested {
+            loop.run(until: Date(timeIntervalSinceNow: 0.01))
+        }
+        environment.cleanUp()
+    }
+
+    func send(_ job: @escaping () -> Void) {
+        // TODO (was BUG): until the thread has made its run loop, a job goes nowhere.
+        runLoop?.perform(job)
+    }
+
+    func stop() {
+        // TODO (was BUG): returns at once. The thread ends whenever it next wakes up, runs its clean-up after
+        // stop() has returned, and nobody ever joins it.
+        stopRequested = true
+        thread = nil
+    }
+}

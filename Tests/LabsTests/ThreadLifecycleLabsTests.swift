@@ -1,0 +1,41 @@
+import LabCatalog
+import RaceLabKit
+import XCTest
+
+/// The async-operation and worker-thread labs, each broken variant in a child process: caught
+/// by the detectors its lesson promises, with messages that name what went wrong.
+final class ThreadLifecycleLabsTests: XCTestCase {
+    func brokenRun(_ id: String, seed: UInt64) throws -> RunVerdict {
+        let lab = try XCTUnwrap(labCatalog.lab(id))
+        let settings = RunSettings(executable: LabsTestSupport.racelab, runs: 1, seed: seed)
+        let outcome = LabRunner.run(lab, variant: try XCTUnwrap(lab.variant(named: "broken")), mode: .scripted, settings: settings)
+        return try XCTUnwrap(outcome.runs.first)
+    }
+
+    func testAsyncOperationBrokenNeverDrainsAndSaysWhichOperationIsStuck() throws {
+        let run = try brokenRun("async-operation", seed: 21)
+        XCTAssertTrue(run.fired(.invariant), "the failure found before the hang reaches the parent")
+        XCTAssertTrue(run.fired(.hang), "the queue never drains: the watchdog kills the child")
+        XCTAssertTrue(run.failures.contains { $0.message.hasPrefix("thumbnail never finished (it had been cancelled)") },
+                      "\(run.failures)")
+        let hang = try XCTUnwrap(run.detections.first { $0.detector == .hang })
+        XCTAssertTrue(hang.summary.contains("main thread at queue.waiting-to-drain"), hang.summary)
+        XCTAssertLessThan(run.elapsedSeconds, 9, "the lab's 3 s watchdog keeps a hung run short")
+        for report in run.reports {
+            XCTAssertEqual(report.kind, .dataRace, report.text)
+            let functions = report.accesses.flatMap(\.frames).map(\.demangled)
+            XCTAssertTrue(functions.contains { $0.hasPrefix("AsyncOperationBroken.state") }, "the race is on the blog's state: \(functions)")
+        }
+    }
+
+    func testWorkerThreadBrokenLosesItsFirstJobWakesUpIdleAndIsNeverJoined() throws {
+        let run = try brokenRun("worker-thread", seed: 22)
+        let messages = run.failures.map(\.message)
+        XCTAssertTrue(messages.contains("the job sent right after start() returned never ran: it was lost"), "\(messages)")
+        XCTAssertTrue(messages.contains { $0.hasPrefix("the idle worker woke up") }, "\(messages)")
+        XCTAssertTrue(messages.contains("stop() returned before the worker thread had finished its clean-up"), "\(messages)")
+        XCTAssertGreaterThan(run.metrics["idle wake-ups"] ?? 0, 5, "about one wake-up per 10 ms of a 100 ms quiet period")
+        XCTAssertTrue(run.reports.contains { $0.kind == .threadLeak }, "a joinable thread nobody joined: \(run.reports.map(\.title))")
+        XCTAssertTrue(run.reports.contains { $0.kind == .dataRace }, "the stop flag and the run loop reference race")
+    }
+}
