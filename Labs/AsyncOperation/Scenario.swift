@@ -148,20 +148,27 @@ public enum AsyncOperationLab: LabScenario {
         show.addDependency(operations[.parse]!)
         show.addDependency(operations[.thumbnail]!)
 
+        func userOpensTheScreen() {
+            run.user("opens the feed screen") {
+                queue.addOperations(Array(operations.values) + [show], waitUntilFinished: false)
+            }
+        }
         // The user scrolls the avatar away: its request is in flight, its thumbnail not started.
         func userScrollsAway() {
-            operations[.avatar]!.cancel()
-            operations[.thumbnail]!.cancel()
+            run.user("scrolls the avatar away (cancels avatar and thumbnail)") {
+                operations[.avatar]!.cancel()
+                operations[.thumbnail]!.cancel()
+            }
         }
 
         switch run.mode {
         case .scripted:
             // The avatar's answer is held until the user has cancelled both operations.
             let avatarInFlight = run.pause(at: Endpoint.avatar.answering)
-            queue.addOperations(Array(operations.values) + [show], waitUntilFinished: false)
+            userOpensTheScreen()
             avatarInFlight.whilePaused(userScrollsAway)
         case .stress:
-            queue.addOperations(Array(operations.values) + [show], waitUntilFinished: false)
+            userOpensTheScreen()
             run.randomPause(upTo: 2)
             userScrollsAway()
         }

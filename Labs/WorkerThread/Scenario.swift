@@ -147,7 +147,7 @@ public enum WorkerThreadLab: LabScenario {
         var sent = 0
         func sendJob() {
             sent += 1
-            worker.send { WorkerThreadLab.workerDid("worker.job") }
+            run.user("sends job \(sent)") { worker.send { WorkerThreadLab.workerDid("worker.job") } }
         }
         func jobsRun() -> Int { Checkpoint.hits("worker.job") }
 
@@ -157,10 +157,10 @@ public enum WorkerThreadLab: LabScenario {
             // The new thread is held in its start-up until the job is sent. A start() that waits
             // until the thread is ready cannot return meanwhile: the hold then ends by itself.
             let startingUp = run.pause(at: "worker.setup")
-            worker.start()
+            run.user("starts the worker", worker.start)
             startingUp.whilePaused(sendJob)
         case .stress:
-            worker.start()
+            run.user("starts the worker", worker.start)
             sendJob()
         }
         var lost = 0
@@ -183,7 +183,7 @@ public enum WorkerThreadLab: LabScenario {
             sendJob()
             run.randomPause(upTo: 1)
         }
-        worker.stop()
+        run.user("stops the worker", worker.stop)
         Checkpoint.hit("worker.stop-returned")
         let cleanUps = Checkpoint.hits("worker.cleanup")
         run.expect(cleanUps == 1, "stop() returned before the worker thread had finished its clean-up")
