@@ -17,12 +17,19 @@ public enum ChildChannel {
     public enum Message: Equatable, Sendable {
         case progress(Progress)
         case result(ScenarioOutcome)
+        /// A result line carrying an authentication code (`ChannelAuthentication`); the parent
+        /// checks `signature` against `payload` with the key it gave the child.
+        case signedResult(ScenarioOutcome, signature: String, payload: String)
         case malformed(String)
         case other(String)
     }
 
     public static func encode(_ progress: Progress) -> String { progressTag + json(progress) }
     public static func encode(_ result: ScenarioOutcome) -> String { resultTag + json(result) }
+    /// Signed with `key` when there is one (the child was started with `--auth-stdin`).
+    public static func encode(_ result: ScenarioOutcome, key: [UInt8]?) -> String {
+        ChannelAuthentication.line(tag: resultTag, payload: json(result), key: key)
+    }
 
     public static func decode(_ line: String) -> Message {
         if line.hasPrefix(progressTag) {
@@ -32,9 +39,11 @@ public enum ChildChannel {
             return .progress(progress)
         }
         if line.hasPrefix(resultTag) {
-            guard let result = try? JSONDecoder().decode(ScenarioOutcome.self, from: Data(line.dropFirst(resultTag.count).utf8)) else {
+            let (signature, payload) = ChannelAuthentication.split(line.dropFirst(resultTag.count))
+            guard let result = try? JSONDecoder().decode(ScenarioOutcome.self, from: Data(payload.utf8)) else {
                 return .malformed(line)
             }
+            if let signature { return .signedResult(result, signature: signature, payload: String(payload)) }
             return .result(result)
         }
         return .other(line)

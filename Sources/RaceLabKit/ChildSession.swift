@@ -12,7 +12,7 @@ public enum ChildSession {
         heartbeat.start()
         let outcome = ScenarioDriver.run(lab, plan: plan) { heartbeat.iteration.store($0, ordering: .relaxed) }
         heartbeat.stop()
-        StandardOutput.writeLine(ChildChannel.encode(outcome))
+        StandardOutput.writeLine(ChildChannel.encode(outcome, key: ChannelAuthentication.receivedKey))
         exit(0)
     }
 }

@@ -16,7 +16,7 @@ public struct RaceLabCommandLine {
         flags: ["all", "json", "trace"], positionals: 0...1,
         usage: "racelab run <lab>|--all [--variant broken|fixed|exercise|all|NAME] [--mode scripted|stress] [--iterations N] [--runs N] [--seed S] [--timeout SECONDS] [--trace] [--html FILE] [--json]")
     static let childSpec = CommandSpec(
-        name: "child", valueOptions: ["variant", "mode", "iterations", "seed", "trace-file"], positionals: 1...1,
+        name: "child", valueOptions: ["variant", "mode", "iterations", "seed", "trace-file"], flags: ["auth-stdin"], positionals: 1...1,
         usage: "racelab child <lab> --variant NAME --mode scripted|stress --iterations N --seed S (used by racelab itself)")
     static let listSpec = CommandSpec(name: "list", flags: ["json"], usage: "racelab list [--json]")
     static let reportSpec = CommandSpec(
@@ -226,6 +226,7 @@ public struct RaceLabCommandLine {
     // MARK: child
 
     func child(_ arguments: ParsedArguments) throws(UsageError) -> Never {
+        if arguments.has("auth-stdin") { ChannelAuthentication.receiveKeyIfAsked([ChannelAuthentication.stdinOption]) }
         let lab = try lab(arguments.positionals[0])
         guard let name = arguments.string("variant"), lab.variant(named: name) != nil else {
             throw UsageError("child needs --variant, one of \(lab.variants.map(\.name).joined(separator: ", "))")
