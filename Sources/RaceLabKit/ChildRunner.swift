@@ -70,6 +70,12 @@ public enum ChildRunner {
         process.standardOutput = stdoutPipe
         process.standardError = stderrPipe
         let keyPipe = request.channelKey == nil ? nil : Pipe()
+        if let keyPipe, let key = request.channelKey {
+            // Written before the child exists: 65 bytes fit in any pipe buffer, and a child that
+            // exits without reading cannot make this write raise SIGPIPE.
+            try? keyPipe.fileHandleForWriting.write(contentsOf: Data((SHA256.hexString(key) + "\n").utf8))
+            try? keyPipe.fileHandleForWriting.close()
+        }
         process.standardInput = keyPipe ?? FileHandle.nullDevice
         let exited = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in exited.signal() }
@@ -81,11 +87,6 @@ public enum ChildRunner {
         } catch {
             return ChildOutcome(ending: .failedToStart("\(error)"), stderr: "", stderrTruncated: false, otherOutput: [],
                                 stdoutTruncated: false, result: nil, malformedLines: [], lastProgress: nil, elapsedSeconds: 0)
-        }
-        if let keyPipe, let key = request.channelKey {
-            // 65 bytes fit in any pipe buffer: this never blocks, even if the child never reads.
-            try? keyPipe.fileHandleForWriting.write(contentsOf: Data((SHA256.hexString(key) + "\n").utf8))
-            try? keyPipe.fileHandleForWriting.close()
         }
         let readers = [
             stdout.drain(stdoutPipe.fileHandleForReading),

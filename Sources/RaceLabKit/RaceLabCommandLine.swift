@@ -49,7 +49,7 @@ public struct RaceLabCommandLine {
 
         Exit status: 0 every expectation met (broken caught, fixed and exercise clean),
         1 an expectation failed, 2 bad usage or a build without ThreadSanitizer.
-        """
+        """ + gradingHelp
 
     /// Runs a command; returns the exit status (0, 1 or 2).
     public func main(_ arguments: [String]) -> Int32 {
@@ -60,6 +60,8 @@ public struct RaceLabCommandLine {
             }
             let rest = Array(arguments.dropFirst())
             switch command {
+            case _ where Self.gradingCommandNames.contains(command):
+                return try gradingCommand(command, rest) ?? 2
             case "help", "--help", "-h":
                 print(Self.help)
                 return 0
@@ -72,7 +74,7 @@ public struct RaceLabCommandLine {
             case "child":
                 try child(ParsedArguments(rest, spec: Self.childSpec))
             default:
-                throw UsageError("unknown command '\(command)'; valid: list, run, report, help")
+                throw UsageError("unknown command '\(command)'; valid: list, run, report, \(Self.gradingCommandNames.joined(separator: ", ")), help")
             }
         } catch {
             FileHandle.standardError.write(Data("racelab: \(error.message)\n".utf8))
