@@ -63,7 +63,7 @@ public enum GradeText {
         var lines = ["\(pass.name) (\(pass.size)): \(pass.status.rawValue.uppercased()), \(pass.summary)"]
         for (index, problem) in pass.problems.enumerated() {
             if index == 0 {
-                lines.append("  seed \(problem.seed)" + (problem.iteration.map { ", iteration \($0)" } ?? "") + ":")
+                lines.append("  lab \(problem.lab), variant \(problem.variant), seed \(problem.seed)" + (problem.iteration.map { ", iteration \($0)" } ?? "") + ":")
                 lines += problem.lines.map { "    " + $0 }
                 lines.append("    reproduce: \(problem.reproduce)")
             } else {

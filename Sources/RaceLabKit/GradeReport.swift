@@ -72,6 +72,8 @@ public struct StressPlan: Codable, Sendable, Equatable {
 
 /// One problem found in one run, in plain words.
 public struct GradeProblem: Codable, Sendable, Equatable {
+    public var lab: String
+    public var variant: String
     public var seed: UInt64
     public var iteration: Int?
     /// Which detectors fired ("tsan", "invariant", ...), or "error" / "forged".

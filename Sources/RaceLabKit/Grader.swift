@@ -159,7 +159,7 @@ public struct Grader {
         }
         guard full else {
             let headline = run.detections.first.map { "\($0.detector.rawValue): \($0.summary)" } ?? lines.first ?? "clean"
-            return GradeProblem(seed: run.seed, iteration: run.detections.first?.iteration, detectors: detectors,
+            return GradeProblem(lab: run.lab, variant: run.variant, seed: run.seed, iteration: run.detections.first?.iteration, detectors: detectors,
                                 lines: [headline], reproduce: run.reproduce)
         }
         for detection in run.detections {
@@ -186,7 +186,7 @@ public struct Grader {
                 lines.append("the program stopped making progress and was killed: \(detection.summary)")
             }
         }
-        return GradeProblem(seed: run.seed, iteration: run.detections.compactMap(\.iteration).min(), detectors: detectors,
+        return GradeProblem(lab: run.lab, variant: run.variant, seed: run.seed, iteration: run.detections.compactMap(\.iteration).min(), detectors: detectors,
                             lines: lines, reproduce: run.reproduce)
     }
 

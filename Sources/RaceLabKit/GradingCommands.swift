@@ -86,7 +86,15 @@ extension RaceLabCommandLine {
         try arguments.choice("format", from: GradeFormat.allCases.map(\.rawValue)).flatMap(GradeFormat.init(rawValue:)) ?? .text
     }
 
-    var program: String { CommandLine.arguments.first ?? "racelab" }
+    /// How reproduce commands name racelab: as invoked, but relative to the package when the
+    /// binary is inside it (grade-all runs a scratch copy that is gone by the time anyone reads
+    /// the report; `.build/debug/racelab` works in the student's own copy).
+    var program: String {
+        let invoked = CommandLine.arguments.first ?? "racelab"
+        guard invoked.hasPrefix("/"), let root = packageRoot else { return invoked }
+        let relative = PackageRoot.relative(invoked, to: root)
+        return relative == invoked ? invoked : relative
+    }
 
     func stderrLine(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }
 

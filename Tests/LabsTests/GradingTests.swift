@@ -121,7 +121,7 @@ final class GradingTests: XCTestCase {
         if check.status == 1 {
             XCTAssertTrue(check.stdout.contains("ThreadSanitizer found a Swift access race:"), check.stdout)
             XCTAssertTrue(check.stdout.contains("your line Exercise.swift:39"), check.stdout)
-            XCTAssertTrue(check.stdout.contains("seed 9, iteration 1:"), check.stdout)
+            XCTAssertTrue(check.stdout.contains("lab list-adder, variant exercise, seed 9, iteration 1:"), check.stdout)
             XCTAssertTrue(check.stdout.contains("--variant exercise --mode scripted --iterations 3 --seed 9"), check.stdout)
             XCTAssertTrue(check.stdout.contains("NOT PASSING YET: 0/10."), check.stdout)
             let progress = try LabsTestSupport.runRacelab(["progress"], environment: environment)
