@@ -2,7 +2,9 @@ import RaceLabKit
 
 import Cancellation
 import ListAdder
+import Mandelbrot
 import OffMainDealloc
+import PhotoPipeline
 import StaleResults
 import UIOffMain
 
@@ -14,4 +16,6 @@ public let labCatalog = LabRegistry([
     Lab(StaleResultsLab.self),
     Lab(CancellationLab.self),
     Lab(OffMainDeallocLab.self),
+    Lab(PhotoPipelineLab.self),
+    Lab(MandelbrotLab.self),
 ])

@@ -5,7 +5,7 @@ import Foundation
 /// invariant failures, the interleaving as an SVG swimlane, the seed, the command to
 /// reproduce, and a link to the lab's lesson.
 public enum HTMLReporter {
-    public static func render(_ report: RunReport) -> String {
+    public static func render(_ report: RunReport, sourceLine: @escaping TSanExplainer.SourceLookup = { _, _ in nil }) -> String {
         var body: [String] = []
         body.append("<h1>RaceLab report</h1>")
         body.append("<p class=meta>\(escape(report.command))<br>base seed \(report.seed), \(report.runsPerVariant) run(s) per variant and mode, \(String(format: "%.1f", report.elapsedSeconds)) s. ")
@@ -13,7 +13,7 @@ public enum HTMLReporter {
         body.append(table(report.outcomes))
         for outcome in report.outcomes {
             guard let run = outcome.offendingRuns.first ?? outcome.runs.first(where: \.detected) else { continue }
-            body.append(section(outcome, run: run, lesson: report.lessons[outcome.lab]))
+            body.append(section(outcome, run: run, lesson: report.lessons[outcome.lab], sourceLine: sourceLine))
         }
         return """
             <!DOCTYPE html>
@@ -31,6 +31,7 @@ public enum HTMLReporter {
         table.outcomes{border-collapse:collapse}table.outcomes td,table.outcomes th{padding:.25em .7em;border-bottom:1px solid #ddd;text-align:left}
         tr.met td:last-child,.ok{color:#17692d}tr.unmet td,.bad{color:#a11}
         code,pre{font:13px/1.35 ui-monospace,monospace;background:#f4f4f4}pre{padding:.6em;overflow-x:auto}
+        pre.explain{background:#fffbe6;border-left:3px solid #e0b400}
         .meta{color:#555}.detector{font-weight:bold;text-transform:uppercase;font-size:.8em;margin-right:.5em}
         table.accesses td{padding:.1em .6em;font-size:.92em}svg{border:1px solid #ddd;background:#fff}
         """
@@ -51,7 +52,8 @@ public enum HTMLReporter {
         return rows.joined(separator: "\n")
     }
 
-    static func section(_ outcome: VariantOutcome, run: RunVerdict, lesson: String?) -> String {
+    static func section(_ outcome: VariantOutcome, run: RunVerdict, lesson: String?,
+                        sourceLine: @escaping TSanExplainer.SourceLookup) -> String {
         let caught = outcome.met ? "caught, as it should be" : outcome.expectation == .detected ? "NOT caught" : "NOT clean"
         var html = ["<h2>\(escape(outcome.lab)) · \(escape(outcome.variant)) · \(outcome.mode.rawValue): \(caught)</h2>"]
         html.append("<p>Seed \(run.seed). Reproduce: <code>\(escape(run.reproduce))</code>"
@@ -73,6 +75,9 @@ public enum HTMLReporter {
         for report in run.reports.prefix(5) {
             html.append("<h3>TSan: \(escape(report.title))</h3>")
             html.append(accesses(report))
+            if let explained = TSanExplainer.explain(report.text, width: 100, sourceLine: sourceLine).reports.first {
+                html.append("<pre class=explain>\(escape(explained.explanation))</pre>")
+            }
             html.append("<details><summary>The report as TSan printed it</summary><pre>\(escape(report.text))</pre></details>")
         }
         return html.joined(separator: "\n")

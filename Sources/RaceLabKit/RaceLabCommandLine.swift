@@ -22,6 +22,9 @@ public struct RaceLabCommandLine {
     static let reportSpec = CommandSpec(
         name: "report", valueOptions: ["html"], positionals: 1...1,
         usage: "racelab report RESULTS.json --html FILE (RESULTS.json from racelab run --json)")
+    static let explainSpec = CommandSpec(
+        name: "explain", flags: ["json"], positionals: 0...1,
+        usage: "racelab explain [FILE|-] [--json] (FILE holds a ThreadSanitizer log; - or none reads standard input)")
 
     public static let help = """
         racelab: run thread-safety labs under ThreadSanitizer and judge each variant.
@@ -30,6 +33,7 @@ public struct RaceLabCommandLine {
           racelab run <lab> [options]       run one lab (broken and fixed variants by default)
           racelab run --all [options]       every lab, one table
           racelab report R.json --html F    an HTML page from a saved `run --json`
+          racelab explain [FILE|-] [--json] a TSan log (from a lab or any program) in plain words
           racelab help                      this text
 
         run options:
@@ -71,10 +75,12 @@ public struct RaceLabCommandLine {
                 return try run(ParsedArguments(rest, spec: Self.runSpec))
             case "report":
                 return try report(ParsedArguments(rest, spec: Self.reportSpec))
+            case "explain":
+                return try explain(ParsedArguments(rest, spec: Self.explainSpec))
             case "child":
                 try child(ParsedArguments(rest, spec: Self.childSpec))
             default:
-                throw UsageError("unknown command '\(command)'; valid: list, run, report, \(Self.gradingCommandNames.joined(separator: ", ")), help")
+                throw UsageError("unknown command '\(command)'; valid: list, run, report, explain, \(Self.gradingCommandNames.joined(separator: ", ")), help")
             }
         } catch {
             FileHandle.standardError.write(Data("racelab: \(error.message)\n".utf8))
@@ -130,7 +136,9 @@ public struct RaceLabCommandLine {
                 return matching
             }
             guard let variant = lab.variant(named: name) else {
-                throw UsageError("unknown variant '\(name)' for lab '\(lab.id)'; valid: broken, fixed, exercise, all, \(lab.variants.map(\.name).joined(separator: ", "))")
+                let kinds = VariantKind.allCases.map(\.rawValue)
+                let valid = kinds + ["all"] + lab.variants.map(\.name).filter { !kinds.contains($0) }
+                throw UsageError("unknown variant '\(name)' for lab '\(lab.id)'; valid: \(valid.joined(separator: ", "))")
             }
             return [variant]
         }
@@ -218,11 +226,33 @@ public struct RaceLabCommandLine {
 
     func writeHTML(_ report: RunReport, to path: String) throws(UsageError) {
         do {
-            try Data(HTMLReporter.render(report).utf8).write(to: URL(fileURLWithPath: path))
+            try Data(HTMLReporter.render(report, sourceLine: SourceLineReader.lookup()).utf8).write(to: URL(fileURLWithPath: path))
         } catch {
             throw UsageError("cannot write the HTML report to '\(path)': \(error.localizedDescription)")
         }
         FileHandle.standardError.write(Data("racelab: HTML report written to \(path)\n".utf8))
+    }
+
+    // MARK: explain
+
+    func explain(_ arguments: ParsedArguments) throws(UsageError) -> Int32 {
+        let path = arguments.positionals.first ?? "-"
+        if path == "-", isatty(0) != 0 {
+            FileHandle.standardError.write(Data("racelab: reading a ThreadSanitizer log from standard input (end it with Ctrl-D)\n".utf8))
+        }
+        let log: Data
+        do {
+            // A file handle, not Data(contentsOf:), so that pipes work too: explain <(swift run 2>&1).
+            guard let handle = path == "-" ? FileHandle.standardInput : FileHandle(forReadingAtPath: path) else {
+                throw CocoaError(.fileReadNoSuchFile)
+            }
+            log = try handle.readToEnd() ?? Data()
+        } catch {
+            throw UsageError("cannot read '\(path)': give a file holding a ThreadSanitizer log (a program's standard error), or - for standard input")
+        }
+        let explanation = TSanExplainer.explain(String(decoding: log, as: UTF8.self), sourceLine: SourceLineReader.lookup())
+        print(arguments.has("json") ? Self.json(explanation) : explanation.text)
+        return 0
     }
 
     // MARK: child

@@ -37,6 +37,12 @@ public struct TSanReport: Codable, Sendable, Equatable {
         /// "main thread", "thread T7".
         public var thread: String?
         public var frames: [Frame]
+        /// Lock-order inversions: the mutex taken here ("M1") and the one already held ("M0").
+        /// Optional so that JSON saved before these fields existed still decodes.
+        public var mutex: String? = nil
+        public var heldMutex: String? = nil
+        /// Data races: the locks this thread held during the access, "write M10", "read M11".
+        public var heldMutexes: [String]? = nil
     }
 
     public var kind: Kind
@@ -50,6 +56,10 @@ public struct TSanReport: Codable, Sendable, Equatable {
     public var threads: [Access]
     /// Lock-order inversions: "M0 (0x...) => M1 (0x...) => M0".
     public var lockCycle: String?
+    /// "As if synchronized via sleep": the sleep that alone kept the two accesses apart.
+    public var sleepFrames: [Frame]? = nil
+    /// "Mutex M10 (0x...) created at": where each lock named in the report was made.
+    public var mutexes: [Access]? = nil
     public var summary: String?
     /// The report ended before its closing line (a cut-off log).
     public var truncated: Bool

@@ -44,7 +44,7 @@ public enum TSanReportParser {
     }
 
     private enum Section {
-        case access, location, thread, mutex, none
+        case access, location, thread, mutexAcquisition, mutexCreation, sleep, none
     }
 
     private static func report(from lines: [String], closed: Bool) -> TSanReport {
@@ -55,13 +55,17 @@ public enum TSanReportParser {
             lockCycle: nil, summary: nil, truncated: !closed,
             text: ([separator] + lines + (closed ? [separator] : [])).joined(separator: "\n"))
         var section = Section.none
+        var mutexes: [TSanReport.Access] = []
+        var sleepFrames: [TSanReport.Frame]?
         for line in lines.dropFirst() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.hasPrefix("#"), let frame = frame(trimmed) {
                 switch section {
-                case .access, .mutex: report.accesses[report.accesses.count - 1].frames.append(frame)
+                case .access, .mutexAcquisition: report.accesses[report.accesses.count - 1].frames.append(frame)
                 case .location: report.locationFrames.append(frame)
                 case .thread: report.threads[report.threads.count - 1].frames.append(frame)
+                case .mutexCreation: mutexes[mutexes.count - 1].frames.append(frame)
+                case .sleep: sleepFrames?.append(frame)
                 case .none: break
                 }
                 continue
@@ -80,11 +84,18 @@ public enum TSanReportParser {
                     description: trimmed.trimmingSuffix(":").replacingOccurrences(of: " at", with: "", options: [.anchored, .backwards]),
                     isWrite: false, isPrevious: false, size: nil, thread: threadName(in: trimmed, after: "Thread "), frames: []))
                 section = .thread
-            } else if trimmed.hasPrefix("Mutex "), trimmed.hasSuffix(":") {
-                report.accesses.append(TSanReport.Access(
-                    description: trimmed.trimmingSuffix(":"), isWrite: false, isPrevious: false, size: nil,
-                    thread: threadName(in: trimmed, after: " in "), frames: []))
-                section = .mutex
+            } else if trimmed.hasPrefix("Mutex "), trimmed.hasSuffix(":"), trimmed.contains(" acquired ") {
+                report.accesses.append(mutexAcquisition(trimmed, previous: report.accesses.last))
+                section = .mutexAcquisition
+            } else if trimmed.hasPrefix("Mutex "), trimmed.hasSuffix(" created at:") {
+                // A lock that one of the racing threads held; not an access of its own.
+                mutexes.append(TSanReport.Access(
+                    description: trimmed.trimmingSuffix(" at:"), isWrite: false, isPrevious: false, size: nil,
+                    thread: nil, frames: [], mutex: mutexName(trimmed)))
+                section = .mutexCreation
+            } else if trimmed.hasPrefix("As if synchronized via sleep") {
+                sleepFrames = []
+                section = .sleep
             } else if let access = access(trimmed) {
                 report.accesses.append(access)
                 section = .access
@@ -92,6 +103,8 @@ public enum TSanReportParser {
                 section = .none
             }
         }
+        report.mutexes = mutexes.isEmpty ? nil : mutexes
+        report.sleepFrames = sleepFrames
         return report
     }
 
@@ -104,6 +117,23 @@ public enum TSanReportParser {
         return .other
     }
 
+    /// "Mutex M1 acquired here while holding mutex M0 in thread T1:", or (with
+    /// second_deadlock_stack=1) "Mutex M0 previously acquired by the same thread here:", which
+    /// names no thread: it is the thread of the section just before.
+    private static func mutexAcquisition(_ line: String, previous: TSanReport.Access?) -> TSanReport.Access {
+        let sameThread = line.contains("by the same thread")
+        return TSanReport.Access(
+            description: line.trimmingSuffix(":"), isWrite: false, isPrevious: line.contains(" previously "), size: nil,
+            thread: sameThread ? previous?.thread : threadName(in: line, after: " in "), frames: [],
+            mutex: mutexName(line),
+            heldMutex: line.firstMatch(of: /while holding mutex (M\d+)/).map { String($0.1) })
+    }
+
+    /// "M1" from "Mutex M1 ...".
+    private static func mutexName(_ line: String) -> String? {
+        line.firstMatch(of: /^Mutex (M\d+)/).map { String($0.1) }
+    }
+
     /// "Previous read of size 8 at 0x7b0c00001234 by thread T7:" and friends.
     private static func access(_ line: String) -> TSanReport.Access? {
         guard line.hasSuffix(":"), line.contains(" at 0x"), line.contains(" by ") else { return nil }
@@ -111,13 +141,19 @@ public enum TSanReportParser {
         let starts = ["read", "write", "previous", "atomic", "modifying", "access"]
         guard starts.contains(where: { lower.hasPrefix($0) }) else { return nil }
         let size = line.firstMatch(of: /of size (\d+)/).flatMap { Int($0.1) }
+        // "... by thread T1 (mutexes: write M10, read M11):" lists the locks held at the time.
+        let held = line.firstMatch(of: /\(mutexes: ([^)]*)\)/).map {
+            $0.1.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        let header = line.trimmingSuffix(":")
         return TSanReport.Access(
-            description: line.trimmingSuffix(":"),
+            description: header,
             isWrite: lower.contains("write") || lower.contains("modifying"),
             isPrevious: lower.hasPrefix("previous"),
             size: size,
-            thread: threadName(in: line, after: " by "),
-            frames: [])
+            thread: threadName(in: header, after: " by "),
+            frames: [],
+            heldMutexes: held)
     }
 
     /// "main thread" or "thread T7" after the given marker.

@@ -23,7 +23,8 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(mode.status, 2)
         let command = try LabsTestSupport.runRacelab(["frobnicate"])
         XCTAssertEqual(command.status, 2)
-        XCTAssertEqual(command.stderr, "racelab: unknown command 'frobnicate'; valid: list, run, report, check, hint, progress, grade, grade-all, export, calibrate, help\n")
+        XCTAssertEqual(command.stderr, "racelab: unknown command 'frobnicate'; valid: list, run, report, explain, check, hint, progress, grade, grade-all, export, calibrate, help
+")
     }
 
     func testListAndJSONRun() throws {

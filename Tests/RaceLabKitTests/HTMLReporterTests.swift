@@ -23,6 +23,8 @@ final class HTMLReporterTests: XCTestCase {
         XCTAssertTrue(html.contains("href=\"file:///tmp/Labs/ListAdder/README.md\""), "links to the lesson")
         XCTAssertTrue(html.contains("TSan: Swift access race"))
         XCTAssertTrue(html.contains("Broken.swift:37"))
+        XCTAssertTrue(html.contains("<pre class=explain>"), "each report is explained in plain words")
+        XCTAssertTrue(html.contains("Usual cures"))
         XCTAssertFalse(html.contains("<script"), "no scripts")
         XCTAssertNil(html.range(of: #"(src|href)="https?:"#, options: .regularExpression), "no external assets")
         let decoded = try JSONDecoder().decode(RunReport.self, from: JSONEncoder().encode(report))
