@@ -23,8 +23,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(mode.status, 2)
         let command = try LabsTestSupport.runRacelab(["frobnicate"])
         XCTAssertEqual(command.status, 2)
-        XCTAssertEqual(command.stderr, "racelab: unknown command 'frobnicate'; valid: list, run, report, explain, check, hint, progress, grade, grade-all, export, calibrate, help
-")
+        XCTAssertEqual(command.stderr, "racelab: unknown command 'frobnicate'; valid: list, run, report, explain, check, hint, progress, grade, grade-all, export, calibrate, help\n")
     }
 
     func testListAndJSONRun() throws {
