@@ -125,9 +125,12 @@ public struct Grader {
         var message: String
         switch status {
         case .passed:
-            message = "\(lab.id): \(points), fixed. The bug (\(lab.info.bug)) did not show in \(passes.map { "\($0.name) (\($0.size))" }.joined(separator: " or the "))."
+            message = "\(lab.id): \(points), fixed. The bug (\(lab.info.bug)) did not show in \(passes.map { "the \($0.name) (\($0.size))" }.joined(separator: " or "))."
         case .tampered:
             message = "\(lab.id): \(points), tampered: a run of \(file) printed a forged result line."
+            if let first = passes.first(where: { $0.status == .forged })?.problems.first {
+                message += " Lab \(lab.id), variant \(variant.name), seed \(first.seed); reproduce: \(first.reproduce)"
+            }
         default:
             let failing = passes.filter { $0.status != .passed }
             let what = failing.map { pass in

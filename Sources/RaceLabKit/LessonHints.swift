@@ -25,7 +25,8 @@ public enum LessonHints {
             + "The broken code is caught by: \(info.expectedDetectors.map(\.rawValue).joined(separator: ", ")). The bug: \(info.bug).")
         for block in blocks(markdown) {
             guard let range = block.range(of: "Hint:") else { continue }
-            hints += listItemsOrParagraph(String(block[range.upperBound...]).trimmingCharacters(in: .whitespacesAndNewlines))
+            let text = String(block[range.upperBound...]).trimmingCharacters(in: .whitespacesAndNewlines)
+            hints += listItemsOrParagraph(text.prefix(1).uppercased() + text.dropFirst())
         }
         if let fix = sections.first(where: { $0.title.lowercased().hasPrefix("how the fix works") }) {
             hints += blocks(fix.body).flatMap(listItemsOrParagraph)

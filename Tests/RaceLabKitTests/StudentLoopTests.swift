@@ -47,7 +47,7 @@ final class StudentLoopTests: XCTestCase {
         XCTAssertEqual(hints.count, 5)
         XCTAssertTrue(hints[0].hasPrefix("What the harness checks, in every run of your exercise:\n- the count is right"), hints[0])
         XCTAssertTrue(hints[0].contains("caught by: tsan, invariant"))
-        XCTAssertEqual(Array(hints.dropFirst()), ["who else touches the counter?", "The fix confines the counter:", "one queue owns it;",
+        XCTAssertEqual(Array(hints.dropFirst()), ["Who else touches the counter?", "The fix confines the counter:", "one queue owns it;",
                                                   "results come back on main."])
     }
 
