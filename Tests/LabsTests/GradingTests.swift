@@ -17,7 +17,8 @@ final class GradingTests: XCTestCase {
     /// full marks and zero, through the very passes `racelab grade` runs.
     func testSolvedScoresFullMarksAndBrokenScoresZero() throws {
         let lab = try XCTUnwrap(labCatalog.lab("list-adder"))
-        guard let fixed = lab.variants.first(where: { $0.kind == .fixed }) else { throw XCTSkip("no solutions in this copy (a student kit)") }
+        try LabsTestSupport.requireSolutions(lab)
+        let fixed = try XCTUnwrap(lab.variants.first { $0.kind == .fixed })
         let broken = try XCTUnwrap(lab.variants.first { $0.kind == .broken })
         let grader = Grader(executable: LabsTestSupport.racelab, seed: 77)
         let plan = StressPlan.make(lab, calibration: nil, policy: grader.policy)
@@ -124,8 +125,10 @@ final class GradingTests: XCTestCase {
             XCTAssertTrue(check.stdout.contains("lab list-adder, variant exercise, seed 9, iteration 1:"), check.stdout)
             XCTAssertTrue(check.stdout.contains("--variant exercise --mode scripted --iterations 3 --seed 9"), check.stdout)
             XCTAssertTrue(check.stdout.contains("NOT PASSING YET: 0/10."), check.stdout)
+            // Recorded as failing; in a student kit an exercise still as shipped reads "not started".
             let progress = try LabsTestSupport.runRacelab(["progress"], environment: environment)
-            XCTAssertTrue(progress.stdout.contains("failing"), progress.stdout)
+            let row = progress.stdout.split(separator: "\n").first { $0.hasPrefix("list-adder ") }.map(String.init) ?? ""
+            XCTAssertTrue(row.contains("failing") || row.contains("not started"), progress.stdout)
         } else {
             XCTAssertEqual(check.status, 0, check.stdout + check.stderr)
             XCTAssertTrue(check.stdout.contains("PASSING: 10/10."), check.stdout)
