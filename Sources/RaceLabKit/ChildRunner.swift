@@ -58,7 +58,9 @@ public struct ChildOutcome: Sendable {
 /// Runs one child process and survives it: crash, hang, garbage or endless output.
 public enum ChildRunner {
     /// Text on stderr meaning the child is crashing (TSan's handler or Swift's runtime).
-    static let crashMarkers = ["ThreadSanitizer:DEADLYSIGNAL", "Fatal error:", "ERROR: ThreadSanitizer: SEGV"]
+    static let crashMarkers = [
+        "ThreadSanitizer:DEADLYSIGNAL", "Fatal error:", "Precondition failed:", "Assertion failed:", "ERROR: ThreadSanitizer: SEGV",
+    ]
 
     public static func run(_ request: ChildRequest) -> ChildOutcome {
         let start = Date()

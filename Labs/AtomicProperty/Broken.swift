@@ -1,0 +1,28 @@
+import Foundation
+import RaceLabKit
+
+/// A download-progress counter with an "atomic" property: like Objective-C's `atomic`, every
+/// read and every write of `finished` goes through the lock (here a serial queue, used with
+/// `sync`). No two threads ever touch the stored value at the same time.
+final class AtomicPropertyBroken: AtomicPropertyController {
+    private let progress: AtomicPropertyProgress
+    private let queue = DispatchQueue(label: "atomic-property.finished")
+    private var storedFinished = 0  // touched only by blocks on `queue`
+
+    init(progress: AtomicPropertyProgress) {
+        self.progress = progress
+    }
+
+    /// The "atomic" property: each accessor, on its own, is safe.
+    var finished: Int {
+        get { queue.sync { storedFinished } }
+        set { queue.sync { storedFinished = newValue } }
+    }
+
+    func downloadFinished() {
+        // BUG: one locked read, then one locked write: two steps, with the lock free in between.
+        // Another thread can read the same old figure in that gap, and one of the two updates is
+        // lost. No access is unlocked, so ThreadSanitizer has nothing to report.
+        finished = progress.oneMore(than: finished)
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import RaceLabKit
+
+/// What every variant offers. Each download thread calls `downloadFinished()` once when its file
+/// is done (several at once); the main thread reads `finished` after every download returned.
+public protocol AtomicPropertyController: AnyObject {
+    func downloadFinished()
+    var finished: Int { get }
+}
+
+/// The slow part, on the harness side: working out the new progress figure takes a moment. A
+/// variant can make its code safe across this window, but it cannot remove it.
+public final class AtomicPropertyProgress: Sendable {
+    public init() {}
+
+    /// The figure after one more finished download. The bug's window is open while a thread
+    /// is in here.
+    public func oneMore(than finished: Int) -> Int {
+        Checkpoint.hit("progress.add")
+        return finished + 1
+    }
+}
+
+public enum AtomicPropertyLab: LabScenario {
+    public static let info = LabInfo(
+        id: "atomic-property",
+        title: "Every accessor is locked, and updates are still lost",
+        source: "seed 001 (atomic properties, @synchronized); seed 002 (a serial queue as a lock, sync getters)",
+        bug: "`finished = finished + 1` on a property whose getter and setter each take the lock: two locked steps, with a gap between them",
+        invariants: [
+            "no lost updates: once every download has returned, the count equals the number of downloads",
+        ],
+        expectedDetectors: [.invariant],
+        defaultIterations: [.scripted: 3, .stress: 100]
+    )
+
+    public static let variants: [LabVariant<AtomicPropertyProgress, AtomicPropertyController>] = [
+        LabVariant(.broken) { AtomicPropertyBroken(progress: $0) },
+        LabVariant(.exercise) { AtomicPropertyExercise(progress: $0) },
+    ]
+
+    public static func play(_ variant: LabVariant<AtomicPropertyProgress, AtomicPropertyController>, in run: ScenarioRun) {
+        let counter = variant.make(AtomicPropertyProgress())
+        var downloads = 0
+
+        /// One download = one thread of its own that reports once. (Harness side: the
+        /// checkpoints only count; they order nothing.)
+        func downloadEnds() {
+            downloads += 1
+            run.user("download \(downloads) ends") {
+                Thread.detachNewThread {
+                    Checkpoint.hit("download.start")
+                    counter.downloadFinished()
+                    Checkpoint.hit("download.done")
+                }
+            }
+        }
+
+        switch run.mode {
+        case .scripted:
+            // Download 1 has read the figure and is held while it works out the next one;
+            // download 2 finishes in that moment and does all it can.
+            let firstIsCounting = run.pause(at: "progress.add", hit: 1)
+            downloadEnds()
+            firstIsCounting.whilePaused {
+                downloadEnds()
+                run.settle(idle: 0.1, timeout: 3, until: { Checkpoint.hits("download.start") >= 2 })
+            }
+        case .stress:
+            for _ in 0..<6 {
+                run.randomPause(upTo: 1)
+                downloadEnds()
+            }
+        }
+
+        if !run.waitUntil(timeout: 10, { Checkpoint.hits("download.done") >= downloads }) {
+            run.fail("only \(Checkpoint.hits("download.done")) of \(downloads) downloads returned within 10 s")
+        }
+        let counted = counter.finished
+        run.expect(counted == downloads,
+                   "\(downloads) downloads finished but the count says \(counted): \(downloads - counted) update(s) lost")
+        run.record("lost updates", Double(max(downloads - counted, 0)))
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import LabCatalog
+import RaceLabKit
+import XCTest
+
+/// atomic-property: every access is locked, so ThreadSanitizer has nothing to say, and yet
+/// `x = x + 1` loses updates. Only the invariant can see it.
+final class AtomicPropertyTests: XCTestCase {
+    /// In this very process (under TSan, which would fail `swift test` on any race): the broken
+    /// variant loses an update in every scripted iteration and TSan stays silent in both modes.
+    func testBrokenLosesUpdatesWithoutAnyDataRace() throws {
+        let lab = try XCTUnwrap(labCatalog.lab("atomic-property"))
+        let scripted = ScenarioDriver.run(lab, plan: ScenarioPlan(
+            lab: lab.id, variant: "broken", mode: .scripted, iterations: 4, seed: 31, stopAtFirstDetection: false))
+        XCTAssertEqual(scripted.iterationsRun, 4)
+        XCTAssertEqual(scripted.failures.count, 4, "one lost update per scripted iteration: \(scripted.failures)")
+        XCTAssertEqual(scripted.metrics["lost updates"], 4)
+        XCTAssertEqual(scripted.tsanReports, 0)
+
+        let stress = ScenarioDriver.run(lab, plan: ScenarioPlan(
+            lab: lab.id, variant: "broken", mode: .stress, iterations: 60, seed: 32, stopAtFirstDetection: false))
+        XCTAssertEqual(stress.iterationsRun, 60)
+        XCTAssertEqual(stress.tsanReports, 0, "every access is locked: no data race, whatever the timing")
+    }
+
+    /// The same in a child process, with the child's TSan options (lock-order checks on).
+    func testBrokenIsCaughtByTheInvariantAloneInAChild() throws {
+        let lab = try XCTUnwrap(labCatalog.lab("atomic-property"))
+        let settings = RunSettings(executable: LabsTestSupport.racelab, runs: 2, seed: 33)
+        let outcome = LabRunner.run(lab, variant: try XCTUnwrap(lab.variant(named: "broken")), mode: .scripted, settings: settings)
+        for run in outcome.runs {
+            XCTAssertTrue(run.fired(.invariant), "seed \(run.seed)")
+            XCTAssertFalse(run.fired(.tsan), "seed \(run.seed): \(run.reports.map(\.title))")
+            XCTAssertEqual(run.detections.count, 1, "seed \(run.seed): \(run.detections)")
+        }
+    }
+}

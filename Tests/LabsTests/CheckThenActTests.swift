@@ -1,0 +1,27 @@
+import Foundation
+import LabCatalog
+import RaceLabKit
+import XCTest
+
+/// check-then-act: the second visitor passes the "nobody is updating" check while the first is
+/// between its check and its write.
+final class CheckThenActTests: XCTestCase {
+    func testBrokenLosesAVisitAndTSanNamesTheCheckAndTheWrite() throws {
+        let lab = try XCTUnwrap(labCatalog.lab("check-then-act"))
+        let settings = RunSettings(executable: LabsTestSupport.racelab, runs: 1, seed: 21)
+        let outcome = LabRunner.run(lab, variant: try XCTUnwrap(lab.variant(named: "broken")), mode: .scripted, settings: settings)
+        let run = try XCTUnwrap(outcome.runs.first)
+        XCTAssertTrue(run.fired(.tsan), TableReporter(colour: false).render([outcome]))
+        XCTAssertTrue(run.fired(.invariant), "two visits, one counted")
+        XCTAssertEqual(run.metrics["lost updates"], 1)
+
+        let source = try String(contentsOf: lab.info.folder.appendingPathComponent("Broken.swift"), encoding: .utf8)
+            .components(separatedBy: "\n")
+        func line(_ text: String) throws -> String {
+            "Broken.swift:\(try XCTUnwrap(source.firstIndex { $0.contains(text) }, text) + 1)"
+        }
+        let reported = Set(run.reports.flatMap { $0.frames(under: lab.info.folder.path).compactMap(\.shortLocation) })
+        XCTAssertTrue(reported.contains(try line("while someoneIsUpdating")), "the check races: \(reported)")
+        XCTAssertTrue(reported.contains(try line("count = next")), "the write races: \(reported)")
+    }
+}

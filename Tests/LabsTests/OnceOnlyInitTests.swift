@@ -1,0 +1,58 @@
+import LabCatalog
+import RaceLabKit
+import XCTest
+
+/// once-only-init: the broken nil check builds two caches; and the lesson's claim about `static let`.
+final class OnceOnlyInitTests: XCTestCase {
+    func testBrokenBuildsTwoCachesAndRacesOnTheSlot() throws {
+        let lab = try XCTUnwrap(labCatalog.lab("once-only-init"))
+        let settings = RunSettings(executable: LabsTestSupport.racelab, runs: 1, seed: 42)
+        let outcome = LabRunner.run(lab, variant: try XCTUnwrap(lab.variant(named: "broken")), mode: .scripted, settings: settings)
+        let run = try XCTUnwrap(outcome.runs.first)
+        XCTAssertTrue(run.fired(.tsan), TableReporter(colour: false).render([outcome]))
+        XCTAssertTrue(run.fired(.invariant), TableReporter(colour: false).render([outcome]))
+        XCTAssertEqual(run.metrics["caches built"], 2)
+        let lines = Set(run.reports.flatMap { $0.frames(under: lab.info.folder.path) }.compactMap(\.shortLocation))
+        XCTAssertTrue(lines.isSuperset(of: ["Broken.swift:17", "Broken.swift:18"]), "the nil check and the store: \(lines)")
+    }
+
+    /// The lesson says a `static let` is built once, however many threads ask first. Four threads
+    /// ask at the same moment while the initialiser is slow: one build, one instance, no race.
+    func testStaticLetRunsItsInitialiserOnce() {
+        let group = DispatchGroup()
+        let answers = OnceOnlyInitTestAnswers()
+        for _ in 0..<4 {
+            group.enter()
+            Thread.detachNewThread {
+                answers.add(OnceOnlyInitTestShared.cache)
+                group.leave()
+            }
+        }
+        XCTAssertEqual(group.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(OnceOnlyInitTestShared.builds.value, 1)
+        XCTAssertEqual(Set(answers.all.map(ObjectIdentifier.init)).count, 1)
+    }
+}
+
+private final class OnceOnlyInitTestCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func increment() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
+}
+
+private final class OnceOnlyInitTestAnswers: @unchecked Sendable {
+    private let lock = NSLock()
+    private var answers: [AnyObject] = []
+    func add(_ answer: AnyObject) { lock.withLock { answers.append(answer) } }
+    var all: [AnyObject] { lock.withLock { answers } }
+}
+
+private enum OnceOnlyInitTestShared {
+    static let builds = OnceOnlyInitTestCounter()
+    static let cache: NSObject = {
+        builds.increment()
+        usleep(50_000)  // slow, so the other threads arrive while it is being built
+        return NSObject()
+    }()
+}
