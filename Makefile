@@ -6,7 +6,7 @@ SANITIZE = --sanitize=thread --manifest-cache none
 RACELAB = .build/debug/racelab
 RUNS ?= 3
 
-.PHONY: all build run test lab clean
+.PHONY: all build run test lab hint progress grade student-kit calibrate clean
 
 all: run
 
@@ -22,10 +22,33 @@ run: build
 test:
 	$(SWIFT) test $(SANITIZE) --disable-swift-testing
 
-## make lab LAB=list-adder: one lab, every variant including your exercise.
+## make lab LAB=list-adder: the broken variant caught (the demo), then your exercise checked
+## exactly as the grader will (racelab check: what is still wrong, in plain words).
 lab: build
 	@if [ -z "$(LAB)" ]; then echo "make lab: say which lab, e.g. make lab LAB=list-adder (racelab list shows them)"; exit 2; fi
-	$(RACELAB) run $(LAB) --variant all --runs $(RUNS)
+	$(RACELAB) run $(LAB) --variant broken --runs 1
+	$(RACELAB) check $(LAB)
+
+## make hint LAB=list-adder: the lesson's next hint. make progress: every lab's status.
+hint: build
+	@if [ -z "$(LAB)" ]; then echo "make hint: say which lab, e.g. make hint LAB=list-adder"; exit 2; fi
+	@$(RACELAB) hint $(LAB)
+
+progress: build
+	@$(RACELAB) progress
+
+## make grade [GRADE_ARGS="--format junit --output grade.xml"]: grade every exercise.
+grade: build
+	$(RACELAB) grade $(GRADE_ARGS)
+
+## make student-kit [KIT=dir]: the package without the reference solutions, plus its manifest.
+KIT ?= student-kit
+student-kit: build
+	$(RACELAB) export $(KIT)
+
+## make calibrate: measure how fast each broken variant is caught under stress (Grading/).
+calibrate: build
+	$(RACELAB) calibrate
 
 clean:
 	rm -rf .build

@@ -18,8 +18,12 @@ public enum ChildChannel {
     public enum Message: Equatable, Sendable {
         case progress(Progress)
         case result(ScenarioOutcome)
-        /// An invariant failure, sent the moment it was found (the result repeats it).
+        /// An invariant failure, sent the moment it was found (the result repeats it). Unsigned:
+        /// a forged one can only make a run fail, never pass.
         case failure(InvariantFailure)
+        /// A result line carrying an authentication code (`ChannelAuthentication`); the parent
+        /// checks `signature` against `payload` with the key it gave the child.
+        case signedResult(ScenarioOutcome, signature: String, payload: String)
         case malformed(String)
         case other(String)
     }
@@ -27,6 +31,10 @@ public enum ChildChannel {
     public static func encode(_ progress: Progress) -> String { progressTag + json(progress) }
     public static func encode(_ result: ScenarioOutcome) -> String { resultTag + json(result) }
     public static func encode(_ failure: InvariantFailure) -> String { failureTag + json(failure) }
+    /// Signed with `key` when there is one (the child was started with `--auth-stdin`).
+    public static func encode(_ result: ScenarioOutcome, key: [UInt8]?) -> String {
+        ChannelAuthentication.line(tag: resultTag, payload: json(result), key: key)
+    }
 
     public static func decode(_ line: String) -> Message {
         if line.hasPrefix(progressTag) {
@@ -36,9 +44,11 @@ public enum ChildChannel {
             return .progress(progress)
         }
         if line.hasPrefix(resultTag) {
-            guard let result = try? JSONDecoder().decode(ScenarioOutcome.self, from: Data(line.dropFirst(resultTag.count).utf8)) else {
+            let (signature, payload) = ChannelAuthentication.split(line.dropFirst(resultTag.count))
+            guard let result = try? JSONDecoder().decode(ScenarioOutcome.self, from: Data(payload.utf8)) else {
                 return .malformed(line)
             }
+            if let signature { return .signedResult(result, signature: signature, payload: String(payload)) }
             return .result(result)
         }
         if line.hasPrefix(failureTag) {

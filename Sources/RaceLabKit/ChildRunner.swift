@@ -11,6 +11,9 @@ public struct ChildRequest: Sendable {
     public var crashGrace: Double
     /// Bytes kept of each output stream; the rest is drained and dropped.
     public var outputLimit: Int
+    /// When set, the key goes to the child on stdin and only result lines signed with it count
+    /// (`ChannelAuthentication`); any other result line is a forgery.
+    public var channelKey: [UInt8]?
 
     public init(executable: URL, arguments: [String], environment: [String: String],
                 stallTimeout: Double = 10, crashGrace: Double = 1.5, outputLimit: Int = 4 << 20) {
@@ -50,6 +53,8 @@ public struct ChildOutcome: Sendable {
     public var malformedLines: [String]
     public var lastProgress: ChildChannel.Progress?
     public var elapsedSeconds: Double
+    /// Result lines that failed authentication (the request had a key): a forged result.
+    public var forgedResultLines: [String] = []
 }
 
 /// Runs one child process and survives it: crash, hang, garbage or endless output.
@@ -68,7 +73,14 @@ public enum ChildRunner {
         let stdoutPipe = Pipe(), stderrPipe = Pipe()
         process.standardOutput = stdoutPipe
         process.standardError = stderrPipe
-        process.standardInput = FileHandle.nullDevice
+        let keyPipe = request.channelKey == nil ? nil : Pipe()
+        if let keyPipe, let key = request.channelKey {
+            // Written before the child exists: 65 bytes fit in any pipe buffer, and a child that
+            // exits without reading cannot make this write raise SIGPIPE.
+            try? keyPipe.fileHandleForWriting.write(contentsOf: Data((SHA256.hexString(key) + "\n").utf8))
+            try? keyPipe.fileHandleForWriting.close()
+        }
+        process.standardInput = keyPipe ?? FileHandle.nullDevice
         let exited = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in exited.signal() }
 
@@ -113,13 +125,21 @@ public enum ChildRunner {
         var result: ScenarioOutcome?
         var progress: ChildChannel.Progress?
         var malformed: [String] = []
+        var forged: [String] = []
         var other: [String] = []
         var failures: [InvariantFailure] = []
         for line in lines {
             switch ChildChannel.decode(line) {
             case .progress(let value): progress = value
-            case .result(let value): result = value
             case .failure(let value): failures.append(value)
+            case .result(let value):
+                if request.channelKey == nil { result = value } else { forged.append(String(line.prefix(200))) }
+            case .signedResult(let value, let signature, let payload):
+                if let key = request.channelKey, !ChannelAuthentication.isValid(signature: signature, of: payload, key: key) {
+                    forged.append(String(line.prefix(200)))
+                } else {
+                    result = value
+                }
             case .malformed(let text): malformed.append(String(text.prefix(200)))
             case .other(let text): if other.count < 50 { other.append(String(text.prefix(500))) }
             }
@@ -127,7 +147,7 @@ public enum ChildRunner {
         return ChildOutcome(
             ending: ending, stderr: stderr.text, stderrTruncated: stderr.truncated, otherOutput: other,
             stdoutTruncated: stdout.truncated, result: result, streamedFailures: failures, malformedLines: malformed,
-            lastProgress: progress, elapsedSeconds: Date().timeIntervalSince(start))
+            lastProgress: progress, elapsedSeconds: Date().timeIntervalSince(start), forgedResultLines: forged)
     }
 }
 

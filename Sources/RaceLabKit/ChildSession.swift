@@ -14,7 +14,7 @@ public enum ChildSession {
             lab, plan: plan, onIteration: { heartbeat.iteration.store($0, ordering: .relaxed) },
             onFailure: { StandardOutput.writeLine(ChildChannel.encode($0)) })
         heartbeat.stop()
-        StandardOutput.writeLine(ChildChannel.encode(outcome))
+        StandardOutput.writeLine(ChildChannel.encode(outcome, key: ChannelAuthentication.receivedKey))
         exit(0)
     }
 }

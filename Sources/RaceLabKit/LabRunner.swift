@@ -47,9 +47,10 @@ public enum LabRunner {
                 lab: lab.id, variant: variant.name, mode: mode, iterations: iterations,
                 seed: settings.seed &+ UInt64(index), stopAtFirstDetection: true)
             var request = ChildRequest(
-                executable: settings.executable, arguments: childArguments(plan),
+                executable: settings.executable, arguments: childArguments(plan) + [ChannelAuthentication.stdinOption],
                 environment: TSanEnvironment.childEnvironment(),
                 stallTimeout: settings.stallTimeout ?? lab.info.watchdogSeconds)
+            request.channelKey = ChannelAuthentication.newKey()
             let traceFile = settings.trace ? try? TraceFile.create() : nil
             if let traceFile { request.arguments += ["--trace-file", traceFile.path] }
             let child = ChildRunner.run(request)

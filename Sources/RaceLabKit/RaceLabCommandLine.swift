@@ -16,7 +16,7 @@ public struct RaceLabCommandLine {
         flags: ["all", "json", "trace"], positionals: 0...1,
         usage: "racelab run <lab>|--all [--variant broken|fixed|exercise|all|NAME] [--mode scripted|stress] [--iterations N] [--runs N] [--seed S] [--timeout SECONDS] [--trace] [--html FILE] [--json]")
     static let childSpec = CommandSpec(
-        name: "child", valueOptions: ["variant", "mode", "iterations", "seed", "trace-file"], positionals: 1...1,
+        name: "child", valueOptions: ["variant", "mode", "iterations", "seed", "trace-file"], flags: ["auth-stdin"], positionals: 1...1,
         usage: "racelab child <lab> --variant NAME --mode scripted|stress --iterations N --seed S (used by racelab itself)")
     static let listSpec = CommandSpec(name: "list", flags: ["json"], usage: "racelab list [--json]")
     static let reportSpec = CommandSpec(
@@ -53,7 +53,7 @@ public struct RaceLabCommandLine {
 
         Exit status: 0 every expectation met (broken caught, fixed and exercise clean),
         1 an expectation failed, 2 bad usage or a build without ThreadSanitizer.
-        """
+        """ + gradingHelp
 
     /// Runs a command; returns the exit status (0, 1 or 2).
     public func main(_ arguments: [String]) -> Int32 {
@@ -64,6 +64,8 @@ public struct RaceLabCommandLine {
             }
             let rest = Array(arguments.dropFirst())
             switch command {
+            case _ where Self.gradingCommandNames.contains(command):
+                return try gradingCommand(command, rest) ?? 2
             case "help", "--help", "-h":
                 print(Self.help)
                 return 0
@@ -78,7 +80,7 @@ public struct RaceLabCommandLine {
             case "child":
                 try child(ParsedArguments(rest, spec: Self.childSpec))
             default:
-                throw UsageError("unknown command '\(command)'; valid: list, run, report, explain, help")
+                throw UsageError("unknown command '\(command)'; valid: list, run, report, explain, \(Self.gradingCommandNames.joined(separator: ", ")), help")
             }
         } catch {
             FileHandle.standardError.write(Data("racelab: \(error.message)\n".utf8))
@@ -256,6 +258,7 @@ public struct RaceLabCommandLine {
     // MARK: child
 
     func child(_ arguments: ParsedArguments) throws(UsageError) -> Never {
+        if arguments.has("auth-stdin") { ChannelAuthentication.receiveKeyIfAsked([ChannelAuthentication.stdinOption]) }
         let lab = try lab(arguments.positionals[0])
         guard let name = arguments.string("variant"), lab.variant(named: name) != nil else {
             throw UsageError("child needs --variant, one of \(lab.variants.map(\.name).joined(separator: ", "))")

@@ -101,6 +101,10 @@ public enum VerdictBuilder {
                     summary: "exited with status \(status) before finishing" + (crashLine.map { ": \($0)" } ?? "")))
             }
         }
+        if let forged = child.forgedResultLines.first {
+            // Lab code printed a result line of its own: whatever else happened, never a pass.
+            verdict.harnessError = "a result line without the harness's authentication code was printed (forged?): \(forged.prefix(80))"
+        }
         if let result, !result.tsanEnabled, verdict.harnessError == nil {
             verdict.harnessError = "the child ran without ThreadSanitizer; build with `make run` (swift build --sanitize=thread)"
         }

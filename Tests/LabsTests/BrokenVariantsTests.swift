@@ -29,7 +29,9 @@ final class BrokenVariantsTests: XCTestCase {
         XCTAssertTrue(run.fired(.crash), "removing items mid-sum runs the loop past the end")
         let report = try XCTUnwrap(run.reports.first)
         let labLines = report.frames(under: lab.info.folder.path).compactMap(\.shortLocation)
-        XCTAssertTrue(labLines.contains("Broken.swift:37"), "the racing read is tied to the lab's source: \(labLines)")
+        // Either racing read may be the one TSan catches first: the count (37) or an element (39).
+        XCTAssertTrue(labLines.contains("Broken.swift:37") || labLines.contains("Broken.swift:39"),
+                      "the racing read is tied to the lab's source: \(labLines)")
     }
 }
 

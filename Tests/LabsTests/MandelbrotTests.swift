@@ -19,6 +19,7 @@ final class MandelbrotTests: XCTestCase {
 
     func testEveryScriptedPauseIsReachedByBothRemedies() throws {
         let lab = try XCTUnwrap(labCatalog.lab("mandelbrot"))
+        try LabsTestSupport.requireSolutions(lab)
         for variant in ["fixed", "fixed-gcd"] {
             let plan = ScenarioPlan(lab: lab.id, variant: variant, mode: .scripted, iterations: 1, seed: 4, stopAtFirstDetection: false)
             let outcome = ScenarioDriver.run(lab, plan: plan)
@@ -30,6 +31,7 @@ final class MandelbrotTests: XCTestCase {
 
     func testBothRemediesAreRegisteredAsFixedVariants() throws {
         let lab = try XCTUnwrap(labCatalog.lab("mandelbrot"))
+        try LabsTestSupport.requireSolutions(lab)
         let fixed = lab.variants.filter { $0.kind == .fixed }.map(\.name)
         XCTAssertEqual(fixed, ["fixed", "fixed-gcd"])
     }

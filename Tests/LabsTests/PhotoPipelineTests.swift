@@ -21,6 +21,7 @@ final class PhotoPipelineTests: XCTestCase {
 
     func testFixedPipelineIsCleanInProcess() throws {
         let lab = try XCTUnwrap(labCatalog.lab("photo-pipeline"))
+        try LabsTestSupport.requireSolutions(lab)
         let plan = ScenarioPlan(lab: lab.id, variant: "fixed", mode: .scripted, iterations: 2, seed: 3, stopAtFirstDetection: false)
         let outcome = ScenarioDriver.run(lab, plan: plan)
         XCTAssertEqual(outcome.failures, [])

@@ -1,0 +1,155 @@
+import LabCatalog
+import RaceLabKit
+import XCTest
+
+/// Grading with the real racelab binary and real child processes.
+final class GradingTests: XCTestCase {
+    var scratch: URL!
+
+    override func setUpWithError() throws {
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-grading-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: scratch) }
+
+    /// The fixed variant stands in for a solved exercise, the broken one for an unsolved one:
+    /// full marks and zero, through the very passes `racelab grade` runs.
+    func testSolvedScoresFullMarksAndBrokenScoresZero() throws {
+        let lab = try XCTUnwrap(labCatalog.lab("list-adder"))
+        try LabsTestSupport.requireSolutions(lab)
+        let fixed = try XCTUnwrap(lab.variants.first { $0.kind == .fixed })
+        let broken = try XCTUnwrap(lab.variants.first { $0.kind == .broken })
+        let grader = Grader(executable: LabsTestSupport.racelab, seed: 77)
+        let plan = StressPlan.make(lab, calibration: nil, policy: grader.policy)
+
+        let solved = grader.grade(lab, variant: fixed, stress: plan)
+        XCTAssertEqual(solved.status, .passed, GradeText.render(report([solved])))
+        XCTAssertEqual(solved.score, 10)
+        XCTAssertEqual(solved.passes.map(\.runs), [3, 2])
+        XCTAssertEqual(solved.passes.map(\.iterationsPerRun), [3, 200])
+
+        let unsolved = grader.grade(lab, variant: broken, stress: plan)
+        XCTAssertEqual(unsolved.status, .failed)
+        XCTAssertEqual(unsolved.score, 0)
+        XCTAssertTrue(unsolved.message.contains("The bug: \(lab.info.bug)"), unsolved.message)
+        XCTAssertTrue(unsolved.message.contains("lab list-adder, variant broken, seed 77; reproduce: "), unsolved.message)
+        let first = try XCTUnwrap(unsolved.passes[0].problems.first)
+        // The racing read TSan catches is the count (line 37) or an element (line 39).
+        XCTAssertTrue(first.lines.contains { $0.contains("Broken.swift:37") || $0.contains("Broken.swift:39") }, "\(first.lines)")
+        XCTAssertTrue(first.reproduce.hasSuffix("run list-adder --variant broken --mode scripted --iterations 3 --seed 77"), first.reproduce)
+    }
+
+    func report(_ labs: [LabGrade]) -> GradeReport {
+        GradeReport(command: "test", seed: 77, policy: GradingPolicy(),
+                    integrity: GradeIntegrity(status: .unchecked, manifestDigest: nil, findings: [], message: "test"),
+                    labs: labs, elapsedSeconds: 0)
+    }
+
+    func testGradeCommandInEveryFormat() throws {
+        // The exercise as shipped is the broken code: zero, and exit 0 (graded, whatever the score).
+        let json = try LabsTestSupport.runRacelab(["grade", "--labs", "list-adder", "--format", "json", "--seed", "5"])
+        XCTAssertEqual(json.status, 0, json.stderr)
+        let report = try XCTUnwrap(try? JSONDecoder().decode(GradeReport.self, from: Data(json.stdout.utf8)), json.stdout)
+        let lab = try XCTUnwrap(report.labs.first)
+        XCTAssertEqual(lab.lab, "list-adder")
+        XCTAssertTrue(lab.score == 0 || lab.score == 10, "all or nothing for an exercise that is unsolved or solved")
+        XCTAssertGreaterThan(lab.stress.iterationsPerRun, 0)
+        if lab.score == 0 {
+            XCTAssertTrue(lab.message.contains("not fixed yet. The bug: "), lab.message)
+            XCTAssertTrue(lab.passes[0].problems.first?.lines.contains { $0.contains("Exercise.swift:39") } == true)
+        }
+        let output = scratch.appendingPathComponent("results.json")
+        let gradescope = try LabsTestSupport.runRacelab(["grade", "--labs", "list-adder", "--format", "gradescope", "--seed", "5", "--output", output.path])
+        XCTAssertEqual(gradescope.status, 0, gradescope.stderr)
+        XCTAssertTrue(gradescope.stdout.hasPrefix("racelab: graded 1 lab(s): "), gradescope.stdout)
+        let results = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: output)) as? [String: Any])
+        XCTAssertEqual((results["tests"] as? [Any])?.count, 2)
+        XCTAssertEqual(results["score"] as? Double, lab.score)
+        let junit = try LabsTestSupport.runRacelab(["grade", "--labs", "list-adder", "--format", "junit", "--seed", "5"])
+        XCTAssertEqual(junit.status, 0, junit.stderr)
+        XCTAssertTrue(junit.stdout.contains(#"<testcase name="stress pass" classname="racelab.list-adder""#), junit.stdout)
+    }
+
+    func testExportedKitAndATamperedSubmission() throws {
+        let kit = scratch.appendingPathComponent("kit")
+        let export = try LabsTestSupport.runRacelab(["export", kit.path])
+        XCTAssertEqual(export.status, 0, export.stderr)
+        let manifest = try KitManifest.read(from: kit.appendingPathComponent(KitManifest.fileName))
+        XCTAssertTrue(manifest.files.keys.allSatisfy { !KitManifest.isSolution($0) }, "no reference solutions in a kit")
+        XCTAssertTrue(manifest.files.keys.contains("Package.swift"))
+        XCTAssertTrue(manifest.files.keys.contains("Sources/RaceLabKit/Grader.swift"))
+        XCTAssertEqual(manifest.editable.count, labCatalog.labs.count)
+        XCTAssertEqual(TamperCheck.check(kit, against: manifest), [])
+
+        // A trusted manifest that says the harness was different: this package is then "tampered",
+        // is not run at all, and scores zero; grading still exits 0 (it graded).
+        var trusted = manifest
+        trusted.files["Sources/RaceLabKit/Verdict.swift"] = String(repeating: "0", count: 64)
+        let trustedFile = scratch.appendingPathComponent("trusted.json")
+        try trusted.write(to: trustedFile)
+        let graded = try LabsTestSupport.runRacelab(["grade", "--manifest", trustedFile.path, "--format", "json"])
+        XCTAssertEqual(graded.status, 0, graded.stderr)
+        let report = try XCTUnwrap(try? JSONDecoder().decode(GradeReport.self, from: Data(graded.stdout.utf8)), graded.stdout)
+        XCTAssertEqual(report.integrity.status, .tampered)
+        XCTAssertTrue(report.integrity.findings.contains { $0.path == "Sources/RaceLabKit/Verdict.swift" && $0.kind == .changed })
+        XCTAssertEqual(report.score, 0)
+        XCTAssertTrue(report.labs.allSatisfy { $0.status == .tampered && $0.passes.allSatisfy { $0.problems.isEmpty } })
+        XCTAssertLessThan(report.elapsedSeconds, 5, "nothing was run")
+    }
+
+    func testHintsOneAtATimeAndProgress() throws {
+        let environment = ["RACELAB_PROGRESS_FILE": scratch.appendingPathComponent("progress.json").path]
+        let first = try LabsTestSupport.runRacelab(["hint", "stale-results"], environment: environment)
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertTrue(first.stdout.hasPrefix("Hint 1 of "), first.stdout)
+        let second = try LabsTestSupport.runRacelab(["hint", "stale-results"], environment: environment)
+        XCTAssertTrue(second.stdout.hasPrefix("Hint 2 of "), second.stdout)
+        XCTAssertTrue(second.stdout.contains("newest"), "the lesson's own Hint: line comes second: \(second.stdout)")
+        let reset = try LabsTestSupport.runRacelab(["hint", "stale-results", "--reset"], environment: environment)
+        XCTAssertEqual(reset.status, 0)
+        XCTAssertTrue(try LabsTestSupport.runRacelab(["hint", "stale-results"], environment: environment).stdout.hasPrefix("Hint 1 of "))
+
+        let progress = try LabsTestSupport.runRacelab(["progress"], environment: environment)
+        XCTAssertEqual(progress.status, 0, progress.stderr)
+        for lab in labCatalog.labs { XCTAssertTrue(progress.stdout.contains(lab.id), progress.stdout) }
+        XCTAssertTrue(progress.stdout.contains("lab(s) passing."), progress.stdout)
+    }
+
+    func testCheckTellsTheStudentWhatIsWrong() throws {
+        let environment = ["RACELAB_PROGRESS_FILE": scratch.appendingPathComponent("progress.json").path]
+        let check = try LabsTestSupport.runRacelab(["check", "list-adder", "--seed", "9"], environment: environment)
+        XCTAssertTrue(check.stdout.hasPrefix("Checking list-adder: "), check.stdout)
+        if check.status == 1 {
+            XCTAssertTrue(check.stdout.contains("ThreadSanitizer found a Swift access race:"), check.stdout)
+            XCTAssertTrue(check.stdout.contains("your line Exercise.swift:39"), check.stdout)
+            XCTAssertTrue(check.stdout.contains("lab list-adder, variant exercise, seed 9, iteration 1:"), check.stdout)
+            XCTAssertTrue(check.stdout.contains("--variant exercise --mode scripted --iterations 3 --seed 9"), check.stdout)
+            XCTAssertTrue(check.stdout.contains("NOT PASSING YET: 0/10."), check.stdout)
+            // Recorded as failing; in a student kit an exercise still as shipped reads "not started".
+            let progress = try LabsTestSupport.runRacelab(["progress"], environment: environment)
+            let row = progress.stdout.split(separator: "\n").first { $0.hasPrefix("list-adder ") }.map(String.init) ?? ""
+            XCTAssertTrue(row.contains("failing") || row.contains("not started"), progress.stdout)
+        } else {
+            XCTAssertEqual(check.status, 0, check.stdout + check.stderr)
+            XCTAssertTrue(check.stdout.contains("PASSING: 10/10."), check.stdout)
+        }
+    }
+
+    func testBadGradingInputIsOneLineAndExitTwo() throws {
+        for (arguments, message) in [
+            (["grade", "--labs", "nosuch"], "racelab: unknown lab 'nosuch'; valid: list-adder"),
+            (["grade", "--format", "xml"], "racelab: --format must be one of text, json, junit, gradescope, not 'xml'"),
+            (["grade", "--manifest", "/nonexistent.json"], "racelab: cannot read the manifest '/nonexistent.json'"),
+            (["check"], "racelab: missing argument; usage: racelab check <lab>"),
+            (["hint", "nosuch"], "racelab: unknown lab 'nosuch'"),
+            (["grade-all", scratch.path], "racelab: no submission folders in"),
+            (["export"], "racelab: missing argument; usage: racelab export DIR"),
+        ] {
+            let result = try LabsTestSupport.runRacelab(arguments)
+            XCTAssertEqual(result.status, 2, "\(arguments): \(result.stderr)")
+            XCTAssertTrue(result.stderr.hasPrefix(message), "\(arguments): \(result.stderr)")
+            XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
+        }
+    }
+}
