@@ -8,6 +8,8 @@
 #        untouched  the kit as handed out (the exercises are the broken code)
 #        tampered   the kit with one harness file edited
 #        forger     list-adder's exercise prints a forged, unsigned "clean" result line
+#        renamed    solved, but list-adder's exercise class renamed, so the lab's scenario no
+#                   longer compiles: list-adder scores 0 (kit original graded), the rest full
 #   3. racelab grade-all them (each in its own copy and TSan build);
 #   4. render every report in every format (racelab grade --from) and check:
 #        solved = full marks, untouched = 0, tampered flagged and 0, forger's list-adder 0 and
@@ -43,16 +45,19 @@ fi
 
 say "submissions"
 mkdir -p "$WORK/submissions"
-for name in solved untouched tampered forger; do cp -R "$WORK/kit" "$WORK/submissions/$name"; done
+for name in solved untouched tampered forger renamed; do cp -R "$WORK/kit" "$WORK/submissions/$name"; done
 
 for dir in "$ROOT"/Labs/*/; do
     lab=$(basename "$dir")
     [ -f "$dir/Fixed.swift" ] || continue
-    # <Lab>Fixed -> <Lab>Exercise; the extension that registers solutions goes (it would clash
+    # <Lab>Fixed* -> <Lab>Exercise* (helper types too: AsyncOperationFixedFactory); the extension that registers solutions goes (it would clash
     # with nothing in the kit, but an exercise may not declare `solutions`).
-    sed -e "s/\b${lab}Fixed\b/${lab}Exercise/g" -e '/^extension [A-Za-z]*Lab {$/,/^}$/d' \
+    sed -e "s/\b${lab}Fixed/${lab}Exercise/g" -e '/^extension [A-Za-z]*Lab {$/,/^}$/d' \
         "$dir/Fixed.swift" > "$WORK/submissions/solved/Labs/$lab/Exercise.swift"
 done
+
+cp -R "$WORK/submissions/solved/Labs/." "$WORK/submissions/renamed/Labs/"
+sed -i 's/\bListAdderExercise\b/ListAdderSolution/' "$WORK/submissions/renamed/Labs/ListAdder/Exercise.swift"
 
 echo "// a harmless-looking edit" >> "$WORK/submissions/tampered/Sources/RaceLabKit/Verdict.swift"
 
@@ -78,7 +83,7 @@ say "grade-all"
 cat "$WORK/grades/summary.csv"
 
 say "every format"
-for student in solved untouched tampered forger; do
+for student in solved untouched tampered forger renamed; do
     for format in text junit gradescope; do
         "$RACELAB" grade --from "$WORK/grades/$student.json" --format "$format" --output "$WORK/grades/$student.$format" >/dev/null
     done
@@ -124,10 +129,17 @@ forger = [lab for lab in report["labs"] if lab["lab"] == "list-adder"]
 if forger:
     check(forger[0]["score"] == 0 and forger[0]["status"] == "tampered", f"forger: list-adder {forger[0]['score']}, {forger[0]['status']}")
 
+report, gradescope, junit, text = formats("renamed")
+for lab in report["labs"]:
+    if lab["lab"] == "list-adder":
+        check(lab["score"] == 0 and "does not compile" in lab["message"], f"renamed: list-adder {lab['score']}: {lab['message'][:90]}")
+    else:
+        check(lab["score"] == lab["maxScore"], f"renamed: {lab['lab']} {lab['score']}/{lab['maxScore']} (still graded)")
+
 summary = open(f"{grades}/summary.csv").read().splitlines()
 check(summary[0].startswith("student,status,score,max_score"), "summary.csv header")
 statuses = {line.split(",")[0]: line.split(",")[1] for line in summary[1:]}
-check(statuses == {"forger": "graded", "solved": "graded", "tampered": "tampered", "untouched": "graded"}, f"summary statuses {statuses}")
+check(statuses == {"forger": "graded", "renamed": "graded", "solved": "graded", "tampered": "tampered", "untouched": "graded"}, f"summary statuses {statuses}")
 print(f"\n{len(failures)} check(s) failed" if failures else "\nall checks passed")
 sys.exit(1 if failures else 0)
 PY

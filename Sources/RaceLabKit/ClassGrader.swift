@@ -126,7 +126,7 @@ public struct ClassGrader {
             // Exercises that do not compile are replaced by the kit's originals (graded 0), so
             // one broken file does not cost every other lab.
             let log = (try? String(contentsOf: buildLog, encoding: .utf8)) ?? ""
-            let broken = Self.exerciseErrors(in: log, copy: copy)
+            let broken = Self.exerciseErrors(in: log, copy: copy, exercises: trusted.editable)
             if !broken.isEmpty && broken.keys.allSatisfy({ trusted.editable.contains($0) }) {
                 for (path, error) in broken {
                     try? FileManager.default.removeItem(at: copy.appendingPathComponent(path))
@@ -207,14 +207,23 @@ public struct ClassGrader {
         return (try? Data(settings.format.render(report).utf8).write(to: url)) == nil ? nil : url
     }
 
-    /// Exercise files named in compiler errors, with the first error of each.
-    static func exerciseErrors(in log: String, copy: URL) -> [String: String] {
+    /// The exercise files to blame for the compiler errors in `log`, with the first error of
+    /// each. An error in another file of a lab's folder (its scenario, when the exercise renamed
+    /// a type the scenario uses) is blamed on that lab's exercises: after the tamper check they
+    /// are the only files there that differ from the kit.
+    static func exerciseErrors(in log: String, copy: URL, exercises: [String]) -> [String: String] {
         var out: [String: String] = [:]
         for line in log.split(separator: "\n") where line.contains(": error:") {
             let path = String(line.prefix { $0 != ":" })
             let relative = PackageRoot.relative(URL(fileURLWithPath: path).standardizedFileURL.path, to: copy)
-            guard KitManifest.isExercise(relative), out[relative] == nil else { continue }
-            out[relative] = String(line.dropFirst(path.count + 1)).trimmingCharacters(in: .whitespaces)
+            let parts = relative.split(separator: "/")
+            guard parts.count == 3, parts[0] == "Labs" else { continue }
+            let error = String(line.dropFirst(path.count + 1)).trimmingCharacters(in: .whitespaces)
+            let blamed = KitManifest.isExercise(relative)
+                ? [relative] : exercises.filter { $0.hasPrefix("Labs/\(parts[1])/") }
+            for exercise in blamed where out[exercise] == nil {
+                out[exercise] = exercise == relative ? error : "\(relative): \(error)"
+            }
         }
         return out
     }

@@ -101,9 +101,23 @@ final class StudentLoopTests: XCTestCase {
             /tmp/grading/ada/Labs/ListAdder/Exercise.swift:14:9: error: second error
             /tmp/grading/ada/Sources/RaceLabKit/X.swift:1:1: error: not an exercise
             """
-        XCTAssertEqual(ClassGrader.exerciseErrors(in: log, copy: copy),
+        XCTAssertEqual(ClassGrader.exerciseErrors(in: log, copy: copy, exercises: exercises),
                        ["Labs/ListAdder/Exercise.swift": "12:9: error: cannot find 'numbrs' in scope"])
     }
+
+    /// A renamed type breaks the lab's scenario, not the exercise: the exercise is still to blame.
+    func testAnErrorInALabsScenarioIsBlamedOnItsExercise() {
+        let copy = URL(fileURLWithPath: "/tmp/grading/ada")
+        let log = """
+            error: emit-module command failed with exit code 1 (use -v to see invocation)
+            /tmp/grading/ada/Labs/AsyncOperation/Scenario.swift:120:33: error: cannot find 'AsyncOperationExerciseFactory' in scope
+            """
+        XCTAssertEqual(ClassGrader.exerciseErrors(in: log, copy: copy, exercises: exercises),
+                       ["Labs/AsyncOperation/Exercise.swift":
+                        "Labs/AsyncOperation/Scenario.swift: 120:33: error: cannot find 'AsyncOperationExerciseFactory' in scope"])
+    }
+
+    let exercises = ["Labs/AsyncOperation/Exercise.swift", "Labs/ListAdder/Exercise.swift"]
 
     func testOnlyASignedReportIsBelieved() {
         let key = ChannelAuthentication.newKey()
