@@ -1,26 +1,18 @@
 import Foundation
 import RaceLabKit
 
-/// One account: its balance and the lock that guards it.
-final class DeadlockBrokenAccount {
-    let lock = NSLock()
-    var balance: Int
-
-    init(balance: Int) { self.balance = balance }
-}
-
 /// A bank with one lock per account (so transfers between other accounts need not wait), and
 /// an audit log guarded by a serial queue.
 final class DeadlockBroken: DeadlockController {
     private let office: DeadlockBackOffice
-    private let accounts: [DeadlockAccount: DeadlockBrokenAccount]
+    private let accounts: [DeadlockAccount: DeadlockLockedAccount]
     private let auditQueue = DispatchQueue(label: "deadlock.audit")
     private var lines: [String] = []  // touched only by blocks on `auditQueue`
 
     init(office: DeadlockBackOffice) {
         self.office = office
         accounts = Dictionary(uniqueKeysWithValues: DeadlockAccount.allCases.map {
-            ($0, DeadlockBrokenAccount(balance: office.openingBalance))
+            ($0, DeadlockLockedAccount(balance: office.openingBalance))
         })
     }
 

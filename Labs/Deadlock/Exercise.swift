@@ -6,26 +6,18 @@ import RaceLabKit
 /// freeze or crash. The harness runs it with `racelab run deadlock --variant exercise`. Keep the
 /// class names and the `DeadlockController` methods; change anything else.
 
-/// One account: its balance and the lock that guards it.
-final class DeadlockExerciseAccount {
-    let lock = NSLock()
-    var balance: Int
-
-    init(balance: Int) { self.balance = balance }
-}
-
 /// A bank with one lock per account (so transfers between other accounts need not wait), and
 /// an audit log guarded by a serial queue.
 final class DeadlockExercise: DeadlockController {
     private let office: DeadlockBackOffice
-    private let accounts: [DeadlockAccount: DeadlockExerciseAccount]
+    private let accounts: [DeadlockAccount: DeadlockLockedAccount]
     private let auditQueue = DispatchQueue(label: "deadlock.audit")
     private var lines: [String] = []  // touched only by blocks on `auditQueue`
 
     init(office: DeadlockBackOffice) {
         self.office = office
         accounts = Dictionary(uniqueKeysWithValues: DeadlockAccount.allCases.map {
-            ($0, DeadlockExerciseAccount(balance: office.openingBalance))
+            ($0, DeadlockLockedAccount(balance: office.openingBalance))
         })
     }
 

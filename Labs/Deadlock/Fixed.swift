@@ -1,26 +1,18 @@
 import Foundation
 import RaceLabKit
 
-/// One account: its balance and the lock that guards it.
-final class DeadlockFixedAccount {
-    let lock = NSLock()
-    var balance: Int
-
-    init(balance: Int) { self.balance = balance }
-}
-
 /// Still one lock per account, but every thread takes them in the same order; and the audit
 /// queue is never waited on from inside itself.
 final class DeadlockFixed: DeadlockController {
     private let office: DeadlockBackOffice
-    private let accounts: [DeadlockAccount: DeadlockFixedAccount]
+    private let accounts: [DeadlockAccount: DeadlockLockedAccount]
     private let auditQueue = DispatchQueue(label: "deadlock.audit")
     private var lines: [String] = []  // touched only by blocks on `auditQueue`
 
     init(office: DeadlockBackOffice) {
         self.office = office
         accounts = Dictionary(uniqueKeysWithValues: DeadlockAccount.allCases.map {
-            ($0, DeadlockFixedAccount(balance: office.openingBalance))
+            ($0, DeadlockLockedAccount(balance: office.openingBalance))
         })
     }
 

@@ -8,6 +8,14 @@ public enum DeadlockAccount: Int, CaseIterable, Sendable, CustomStringConvertibl
     public var description: String { self == .alice ? "Alice" : "Bob" }
 }
 
+/// One account's balance and the lock that guards it; every variant keeps one per account.
+final class DeadlockLockedAccount {
+    let lock = NSLock()
+    var balance: Int
+
+    init(balance: Int) { self.balance = balance }
+}
+
 /// What every variant offers. Tellers call `transfer` and `printStatement` on threads of their
 /// own (several at once); the main thread reads `balance(of:)` and `auditLog` once every teller
 /// has returned.
