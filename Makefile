@@ -2,7 +2,7 @@
 SWIFT ?= swift
 # Package.swift finds the labs by listing Labs/; SwiftPM's manifest cache would not notice a
 # new lab folder, so every build re-reads the manifest (a fraction of a second).
-SANITIZE = --sanitize=thread --manifest-cache none
+SANITIZE = --sanitize=thread --manifest-cache none --explicit-target-dependency-import-check error
 RACELAB = .build/debug/racelab
 RUNS ?= 3
 

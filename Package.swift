@@ -2,49 +2,102 @@
 import PackageDescription
 import Foundation
 
-// Every folder in Labs/ with a Scenario.swift is one lab, built as its own module (Swift 5 mode,
-// because teaching code is racy on purpose). One module per lab lets every lab use the plain
-// file names Scenario/Broken/Fixed/Exercise.swift (a module cannot hold two files of one name).
-// The lesson (README.md) is read at run time, not compiled.
+// The labs. Every folder in Labs/ with a Scenario.swift is one lab, built as three modules
+// (Swift 5 mode, because teaching code is racy on purpose):
+//   <Lab>           Scenario.swift + Broken*.swift: the story, the invariants, the naive code
+//   <Lab>Exercises  Exercise*.swift: the student's file. It may use LabKit and its lab's public
+//                   protocol, nothing of the harness (see Labs/README.md, "The trust boundary")
+//   <Lab>Solutions  Fixed*.swift: the reference fixes (left out of a student kit)
+// One module per file kind also lets every lab use the plain file names (a module cannot hold
+// two files of one name). The lesson (README.md) is read at run time, not compiled.
 let labsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Labs")
 let labNames = ((try? FileManager.default.contentsOfDirectory(atPath: labsDirectory.path)) ?? [])
     .filter { FileManager.default.fileExists(atPath: labsDirectory.appendingPathComponent("\($0)/Scenario.swift").path) }
     .sorted()
-let labTargets: [Target] = labNames.map { name in
-    let hasLesson = FileManager.default.fileExists(atPath: labsDirectory.appendingPathComponent("\(name)/README.md").path)
-    return .target(
-        name: name,
-        dependencies: ["RaceLabKit"],
-        path: "Labs/\(name)",
-        exclude: hasLesson ? ["README.md"] : [],
-        swiftSettings: [.swiftLanguageMode(.v5)]
-    )
+
+func labFiles(_ lab: String) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: labsDirectory.appendingPathComponent(lab).path)) ?? [])
+        .filter { !$0.hasPrefix(".") }.sorted()
 }
+
+/// One module of a lab, built from the files of its folder that `belongs` picks.
+func labTarget(_ lab: String, name: String, dependencies: [Target.Dependency], belongs: (String) -> Bool,
+               extraSettings: [SwiftSetting] = []) -> Target? {
+    let files = labFiles(lab)
+    let sources = files.filter { $0.hasSuffix(".swift") && belongs($0) }
+    guard !sources.isEmpty else { return nil }
+    return .target(
+        name: name, dependencies: dependencies, path: "Labs/\(lab)",
+        exclude: files.filter { !sources.contains($0) }, sources: sources,
+        swiftSettings: [.swiftLanguageMode(.v5)] + extraSettings)
+}
+
+let isScenario: (String) -> Bool = { $0 == "Scenario.swift" || $0.hasPrefix("Broken") }
+let isExercise: (String) -> Bool = { $0.hasPrefix("Exercise") }
+let isSolution: (String) -> Bool = { $0.hasPrefix("Fixed") }
+
+let scenarioTargets = labNames.compactMap { labTarget($0, name: $0, dependencies: ["LabKit"], belongs: isScenario) }
+// An exercise sees LabKit and its own lab, and (MemberImportVisibility) only members of what it
+// imports itself: nothing of the harness leaks in through the lab's module.
+let exerciseTargets = labNames.compactMap {
+    labTarget($0, name: "\($0)Exercises", dependencies: ["LabKit", .target(name: $0)], belongs: isExercise,
+              extraSettings: [.enableUpcomingFeature("MemberImportVisibility")])
+}
+let solutionTargets = labNames.compactMap {
+    labTarget($0, name: "\($0)Solutions", dependencies: ["LabKit", .target(name: $0)], belongs: isSolution)
+}
+
+// The reference solutions are registered outside the labs, in Sources/SolutionCatalog; a student
+// kit ships neither that folder nor any Fixed*.swift, and then builds without them.
+let packageDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+let shipsSolutions = FileManager.default.fileExists(atPath: packageDirectory.appendingPathComponent("Sources/SolutionCatalog/SolutionCatalog.swift").path)
+let solutionCatalog: [Target] = shipsSolutions
+    ? [.target(name: "SolutionCatalog", dependencies: ["LabKit"] + labNames.map { .target(name: $0) } + solutionTargets.map { .target(name: $0.name) })]
+    : []
+let solutionDependency: [Target.Dependency] = shipsSolutions ? ["SolutionCatalog"] : []
+let solutionDefine: [SwiftSetting] = shipsSolutions ? [.define("RACELAB_SOLUTIONS")] : []
 
 let package = Package(
     name: "RaceLab",
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "racelab", targets: ["racelab"]),
-        .library(name: "RaceLabKit", targets: ["RaceLabKit"]),
+        .executable(name: "racelab-child", targets: ["racelab-child"]),
     ],
-    targets: labTargets + [
+    targets: scenarioTargets + exerciseTargets + solutionTargets + solutionCatalog + [
         // Tiny C layer: state that lab threads share with the harness without TSan seeing it as
-        // synchronisation (so checkpoints never hide a lab's race), plus TSan/Linux hooks.
+        // synchronisation (so checkpoints never hide a lab's race), TSan hooks, process spawning.
         .target(name: "CRaceLabSupport"),
-        .target(name: "RaceLabKit", dependencies: ["CRaceLabSupport"]),
-        // The list of labs: one import and one line per lab.
-        .target(name: "LabCatalog", dependencies: ["RaceLabKit"] + labNames.map { .target(name: $0) }),
-        .executableTarget(name: "racelab", dependencies: ["RaceLabKit", "LabCatalog"]),
+        // What a lab is written with: the scenario API, checkpoints, UI stand-ins. Exercises see
+        // only its plain public part; scenarios also import its `@_spi(LabAuthoring)` part.
+        .target(name: "LabKit", dependencies: ["CRaceLabSupport"]),
+        // ThreadSanitizer logs: parser, explainer, demangler.
+        .target(name: "TSanReports"),
+        // Runs variants in child processes and judges them.
+        .target(name: "RaceLabHarness", dependencies: ["LabKit", "TSanReports", "CRaceLabSupport"]),
+        // Tables, HTML, interleaving timelines.
+        .target(name: "RaceLabReports", dependencies: ["LabKit", "RaceLabHarness", "TSanReports"]),
+        // Grader, student kit, manifest, exercise policy, report formats.
+        .target(name: "RaceLabGrading", dependencies: ["LabKit", "RaceLabHarness", "TSanReports"]),
+        // Scenario + exercise of every lab: one line per lab.
+        .target(name: "LabCatalog", dependencies: ["LabKit"] + labNames.map { .target(name: $0) } + exerciseTargets.map { .target(name: $0.name) }),
+        // The process that runs lab code (and so student code): one variant, then exit.
+        .executableTarget(
+            name: "racelab-child", dependencies: ["LabKit", "RaceLabHarness", "LabCatalog", "CRaceLabSupport"] + solutionDependency,
+            swiftSettings: solutionDefine),
+        // The command line: plans, judges, reports. It links no lab code; it asks racelab-child.
+        .executableTarget(
+            name: "racelab", dependencies: ["LabKit", "RaceLabHarness", "RaceLabReports", "RaceLabGrading", "TSanReports", "CRaceLabSupport"]),
         .testTarget(
-            name: "RaceLabKitTests",
-            dependencies: ["RaceLabKit"],
+            name: "RaceLabTests",
+            dependencies: ["LabKit", "RaceLabHarness", "RaceLabReports", "RaceLabGrading", "TSanReports", "racelab"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "LabsTests",
-            dependencies: ["LabCatalog", "RaceLabKit", "racelab"],
-            swiftSettings: [.swiftLanguageMode(.v5)]
+            dependencies: ["LabCatalog", "LabKit", "RaceLabHarness", "RaceLabReports", "RaceLabGrading", "TSanReports",
+                           "CRaceLabSupport", "racelab", "racelab-child"] + solutionDependency,
+            swiftSettings: [.swiftLanguageMode(.v5)] + solutionDefine
         ),
     ]
 )

@@ -1,5 +1,5 @@
 import Foundation
-import RaceLabKit
+import LabKit
 
 /// The blog's asynchronous operation base, ported as written: start() sets the state to
 /// executing and calls main(); a subclass calls finish() when its asynchronous work is done.

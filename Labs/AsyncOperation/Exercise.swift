@@ -1,5 +1,6 @@
 import Foundation
-import RaceLabKit
+import LabKit
+import AsyncOperation
 
 /// EXERCISE: a copy of the broken variant. Make the base class safe to use from any thread:
 /// every operation must finish exactly once (cancelled ones too), dependents must start only
@@ -87,7 +88,14 @@ final class AsyncOperationExerciseFetch: AsyncOperationExercise, @unchecked Send
 struct AsyncOperationExerciseFactory: AsyncOperationFactory {
     let network: FakeNetwork
 
+    init(network: FakeNetwork) { self.network = network }
+
     func fetchOperation(_ endpoint: Endpoint, completion: @escaping @Sendable (String?) -> Void) -> Operation {
         AsyncOperationExerciseFetch(endpoint, network: network, completion: completion)
     }
+}
+
+/// How the harness makes your exercise for each run. Keep this function as it is.
+public func makeAsyncOperationExercise(_ network: FakeNetwork) -> AsyncOperationFactory {
+    AsyncOperationExerciseFactory(network: network)
 }

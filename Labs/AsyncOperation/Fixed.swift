@@ -1,5 +1,6 @@
 import Foundation
-import RaceLabKit
+import LabKit
+import AsyncOperation
 
 /// A reusable base for operations whose work ends later, on a callback, on any thread.
 /// A subclass starts its work in `execute()` and ends it with `finish(_:)`, from any thread, as

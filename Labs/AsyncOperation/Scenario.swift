@@ -1,5 +1,5 @@
 import Foundation
-import RaceLabKit
+@_spi(LabAuthoring) import LabKit
 
 /// The feed screen's four requests. Parsing needs the feed; the thumbnail is cut from the avatar.
 public enum Endpoint: CaseIterable, Sendable {
@@ -117,7 +117,6 @@ public enum AsyncOperationLab: LabScenario {
 
     public static let variants: [LabVariant<FakeNetwork, AsyncOperationFactory>] = [
         LabVariant(.broken) { AsyncOperationBrokenFactory(network: $0) },
-        LabVariant(.exercise) { AsyncOperationExerciseFactory(network: $0) },
     ]
 
     public static func play(_ variant: LabVariant<FakeNetwork, AsyncOperationFactory>, in run: ScenarioRun) {

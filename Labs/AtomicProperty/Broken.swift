@@ -1,5 +1,5 @@
 import Foundation
-import RaceLabKit
+import LabKit
 
 /// A download-progress counter with an "atomic" property: like Objective-C's `atomic`, every
 /// read and every write of `finished` goes through the lock (here a serial queue, used with

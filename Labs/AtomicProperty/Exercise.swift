@@ -1,5 +1,6 @@
 import Foundation
-import RaceLabKit
+import LabKit
+import AtomicProperty
 
 /// EXERCISE: this starts as a copy of the broken variant. Make `downloadFinished()` safe when
 /// many threads call it at once: no update may be lost. The harness runs it with
@@ -30,4 +31,9 @@ final class AtomicPropertyExercise: AtomicPropertyController {
         // lost. No access is unlocked, so ThreadSanitizer has nothing to report.
         finished = progress.oneMore(than: finished)
     }
+}
+
+/// How the harness makes your exercise for each run. Keep this function as it is.
+public func makeAtomicPropertyExercise(_ progress: AtomicPropertyProgress) -> AtomicPropertyController {
+    AtomicPropertyExercise(progress: progress)
 }

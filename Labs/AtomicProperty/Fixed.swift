@@ -1,5 +1,6 @@
 import Foundation
-import RaceLabKit
+import LabKit
+import AtomicProperty
 
 /// The same serial queue, held for the whole read-modify-write instead of for each half.
 final class AtomicPropertyFixed: AtomicPropertyController {

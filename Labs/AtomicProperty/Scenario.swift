@@ -1,5 +1,5 @@
 import Foundation
-import RaceLabKit
+@_spi(LabAuthoring) import LabKit
 
 /// What every variant offers. Each download thread calls `downloadFinished()` once when its file
 /// is done (several at once); the main thread reads `finished` after every download returned.
@@ -36,7 +36,6 @@ public enum AtomicPropertyLab: LabScenario {
 
     public static let variants: [LabVariant<AtomicPropertyProgress, AtomicPropertyController>] = [
         LabVariant(.broken) { AtomicPropertyBroken(progress: $0) },
-        LabVariant(.exercise) { AtomicPropertyExercise(progress: $0) },
     ]
 
     public static func play(_ variant: LabVariant<AtomicPropertyProgress, AtomicPropertyController>, in run: ScenarioRun) {

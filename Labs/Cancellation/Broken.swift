@@ -1,5 +1,5 @@
 import Foundation
-import RaceLabKit
+import LabKit
 
 /// Sums a private copy of the list, step by step.
 final class CancellationSumOperation: Operation, @unchecked Sendable {

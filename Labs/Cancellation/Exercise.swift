@@ -1,5 +1,6 @@
 import Foundation
-import RaceLabKit
+import LabKit
+import Cancellation
 
 /// Sums a private copy of the list, step by step.
 final class CancellationExerciseSum: Operation, @unchecked Sendable {
@@ -62,4 +63,9 @@ final class CancellationExercise: CancellationController {
         screen.total.setText(String(operation.total))
         screen.recalculating.set(false)
     }
+}
+
+/// How the harness makes your exercise for each run. Keep this function as it is.
+public func makeCancellationExercise(_ environment: ListAppEnvironment) -> CancellationController {
+    CancellationExercise(environment: environment)
 }

@@ -1,5 +1,6 @@
 import Foundation
-import RaceLabKit
+import LabKit
+import Cancellation
 
 /// Sums a private copy of the list and stops as soon as it is cancelled.
 final class CancellationStoppableSum: Operation, @unchecked Sendable {

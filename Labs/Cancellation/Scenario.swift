@@ -1,5 +1,5 @@
 import Foundation
-import RaceLabKit
+@_spi(LabAuthoring) import LabKit
 
 /// The user's actions on the list; each one starts a recalculation and makes the previous
 /// one pointless.
@@ -23,7 +23,6 @@ public enum CancellationLab: LabScenario {
 
     public static let variants: [LabVariant<ListAppEnvironment, CancellationController>] = [
         LabVariant(.broken) { CancellationBroken(environment: $0) },
-        LabVariant(.exercise) { CancellationExercise(environment: $0) },
     ]
 
     public static func play(_ variant: LabVariant<ListAppEnvironment, CancellationController>, in run: ScenarioRun) {

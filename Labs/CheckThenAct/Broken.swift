@@ -1,5 +1,5 @@
 import Foundation
-import RaceLabKit
+import LabKit
 
 /// A visitor counter that many threads update. It keeps a flag meaning "someone is updating the
 /// count right now" and waits until the flag is down before it updates the count itself.

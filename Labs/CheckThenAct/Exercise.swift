@@ -1,5 +1,6 @@
 import Foundation
-import RaceLabKit
+import LabKit
+import CheckThenAct
 
 /// EXERCISE: this starts as a copy of the broken variant. Make the count safe when many threads
 /// record visits at once: no visit may be lost, and no data race. The harness runs it with
@@ -30,4 +31,9 @@ final class CheckThenActExercise: CheckThenActController {
     }
 
     var visits: Int { count }
+}
+
+/// How the harness makes your exercise for each run. Keep this function as it is.
+public func makeCheckThenActExercise(_ clerk: CheckThenActClerk) -> CheckThenActController {
+    CheckThenActExercise(clerk: clerk)
 }

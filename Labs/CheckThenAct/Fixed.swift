@@ -1,5 +1,6 @@
 import Foundation
-import RaceLabKit
+import LabKit
+import CheckThenAct
 
 /// The count lives on a serial queue: the queue runs one block at a time, so "nobody else is
 /// touching it" is guaranteed for the whole block instead of checked beforehand.

@@ -1,5 +1,5 @@
 import Foundation
-import RaceLabKit
+@_spi(LabAuthoring) import LabKit
 
 /// What every variant offers. The scenario calls `recordVisit()` from several visitor threads
 /// at once (each call returns once that visit is counted), then reads `visits` on the main
@@ -40,7 +40,6 @@ public enum CheckThenActLab: LabScenario {
 
     public static let variants: [LabVariant<CheckThenActClerk, CheckThenActController>] = [
         LabVariant(.broken) { CheckThenActBroken(clerk: $0) },
-        LabVariant(.exercise) { CheckThenActExercise(clerk: $0) },
     ]
 
     public static func play(_ variant: LabVariant<CheckThenActClerk, CheckThenActController>, in run: ScenarioRun) {

@@ -1,5 +1,5 @@
 import Foundation
-import RaceLabKit
+import LabKit
 
 /// A bank with one lock per account (so transfers between other accounts need not wait), and
 /// an audit log guarded by a serial queue.

@@ -1,5 +1,6 @@
 import Foundation
-import RaceLabKit
+import LabKit
+import Deadlock
 
 /// Still one lock per account, but every thread takes them in the same order; and the audit
 /// queue is never waited on from inside itself.

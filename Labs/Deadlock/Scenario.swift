@@ -1,5 +1,5 @@
 import Foundation
-import RaceLabKit
+@_spi(LabAuthoring) import LabKit
 
 /// The bank's two accounts.
 public enum DeadlockAccount: Int, CaseIterable, Sendable, CustomStringConvertible {
@@ -9,11 +9,11 @@ public enum DeadlockAccount: Int, CaseIterable, Sendable, CustomStringConvertibl
 }
 
 /// One account's balance and the lock that guards it; every variant keeps one per account.
-final class DeadlockLockedAccount {
-    let lock = NSLock()
-    var balance: Int
+public final class DeadlockLockedAccount {
+    public let lock = NSLock()
+    public var balance: Int
 
-    init(balance: Int) { self.balance = balance }
+    public init(balance: Int) { self.balance = balance }
 }
 
 /// What every variant offers. Tellers call `transfer` and `printStatement` on threads of their
@@ -67,7 +67,6 @@ public enum DeadlockLab: LabScenario {
 
     public static let variants: [LabVariant<DeadlockBackOffice, DeadlockController>] = [
         LabVariant(.broken) { DeadlockBroken(office: $0) },
-        LabVariant(.exercise) { DeadlockExercise(office: $0) },
     ]
 
     public static func play(_ variant: LabVariant<DeadlockBackOffice, DeadlockController>, in run: ScenarioRun) {

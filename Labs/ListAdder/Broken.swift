@@ -1,5 +1,5 @@
 import Foundation
-import RaceLabKit
+import LabKit
 
 /// The naive version: every change starts a thread that adds up `self.numbers`.
 final class ListAdderBroken: ListAdderController {

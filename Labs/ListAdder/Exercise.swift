@@ -1,5 +1,6 @@
 import Foundation
-import RaceLabKit
+import LabKit
+import ListAdder
 
 /// EXERCISE: this starts as a copy of the broken variant. Make it safe: the harness runs it
 /// with `racelab run list-adder --variant exercise` and passes it only when no detector fires.
@@ -48,4 +49,9 @@ final class ListAdderExercise: ListAdderController {
             }
         }
     }
+}
+
+/// How the harness makes your exercise for each run. Keep this function as it is.
+public func makeListAdderExercise(_ environment: ListAppEnvironment) -> ListAdderController {
+    ListAdderExercise(environment: environment)
 }

@@ -1,5 +1,6 @@
 import Foundation
-import RaceLabKit
+import LabKit
+import ListAdder
 
 /// Adds up a list on an operation queue's thread. Every property has one thread-safety
 /// strategy: `numbers` is immutable, `total` is written by the operation and read only after it

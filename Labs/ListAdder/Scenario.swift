@@ -1,5 +1,5 @@
 import Foundation
-import RaceLabKit
+@_spi(LabAuthoring) import LabKit
 
 /// The user's actions, as every variant must offer them. All are called on the main thread; each
 /// changes the list and then starts a recalculation of the total.
@@ -24,7 +24,6 @@ public enum ListAdderLab: LabScenario {
 
     public static let variants: [LabVariant<ListAppEnvironment, ListAdderController>] = [
         LabVariant(.broken) { ListAdderBroken(environment: $0) },
-        LabVariant(.exercise) { ListAdderExercise(environment: $0) },
     ]
 
     public static func play(_ variant: LabVariant<ListAppEnvironment, ListAdderController>, in run: ScenarioRun) {

@@ -1,5 +1,5 @@
 import Foundation
-import RaceLabKit
+import LabKit
 
 /// The first threaded version: the view keeps one bitmap, a background thread renders into it,
 /// and `draw()` puts that same bitmap on screen.

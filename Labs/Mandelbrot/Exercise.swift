@@ -1,5 +1,6 @@
 import Foundation
-import RaceLabKit
+import LabKit
+import Mandelbrot
 
 // EXERCISE: a copy of the broken variant. Make it safe: no bitmap may be shared between the
 // render and draw(), a frame is shown only when it is complete, renders finish in the order they
@@ -36,4 +37,9 @@ final class MandelbrotExercise: MandelbrotController {
     func draw() {
         screen.draw(bitmap)
     }
+}
+
+/// How the harness makes your exercise for each run. Keep this function as it is.
+public func makeMandelbrotExercise(_ environment: MandelbrotEnvironment) -> MandelbrotController {
+    MandelbrotExercise(environment: environment)
 }

@@ -1,5 +1,6 @@
 import Foundation
-import RaceLabKit
+import LabKit
+import Mandelbrot
 
 /// Renders one viewport into a bitmap of its own. Thread-safety strategy per property:
 /// `viewport`, `renderer` and `handOver` never change; `bitmap` is written in `main()` and read

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
-import RaceLabKit
+import LabKit
+import Mandelbrot
 
 /// The GCD version: a serial queue renders into a bitmap local to the block, then hands it to
 /// the main queue, which is the only place the view's picture changes.

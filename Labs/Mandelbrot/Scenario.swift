@@ -1,5 +1,5 @@
 import Foundation
-import RaceLabKit
+@_spi(LabAuthoring) import LabKit
 
 // MARK: - The picture
 
@@ -146,8 +146,8 @@ public final class MandelbrotScreen {
 
 /// What each mandelbrot variant gets from the harness.
 public struct MandelbrotEnvironment {
-    let screen: MandelbrotScreen
-    let renderer: MandelbrotRenderer
+    public let screen: MandelbrotScreen
+    public let renderer: MandelbrotRenderer
 }
 
 /// The view, as every variant must offer it. Everything is called on the main thread.
@@ -177,7 +177,6 @@ public enum MandelbrotLab: LabScenario {
 
     public static let variants: [LabVariant<MandelbrotEnvironment, MandelbrotController>] = [
         LabVariant(.broken) { MandelbrotBroken(environment: $0) },
-        LabVariant(.exercise) { MandelbrotExercise(environment: $0) },
     ]
 
     public static func play(_ variant: LabVariant<MandelbrotEnvironment, MandelbrotController>, in run: ScenarioRun) {

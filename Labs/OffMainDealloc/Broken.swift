@@ -1,5 +1,5 @@
 import Foundation
-import RaceLabKit
+import LabKit
 
 /// Recalculates on a thread whose closure uses `self`.
 final class OffMainDeallocBroken: ScreenController, OffMainDeallocController {

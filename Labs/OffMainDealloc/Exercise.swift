@@ -1,5 +1,6 @@
 import Foundation
-import RaceLabKit
+import LabKit
+import OffMainDealloc
 
 /// EXERCISE: a copy of the broken variant. Make the controller always die on the main thread, and
 /// never update a dismissed screen. Check it with `racelab run off-main-dealloc --variant exercise`.
@@ -36,4 +37,9 @@ final class OffMainDeallocExercise: ScreenController, OffMainDeallocController {
     func dismiss() {
         // TODO (was BUG): nothing tells the work in flight that its screen is going away.
     }
+}
+
+/// How the harness makes your exercise for each run. Keep this function as it is.
+public func makeOffMainDeallocExercise(_ environment: ListAppEnvironment) -> OffMainDeallocController {
+    OffMainDeallocExercise(environment: environment)
 }

@@ -1,5 +1,6 @@
 import Foundation
-import RaceLabKit
+import LabKit
+import OffMainDealloc
 
 /// Sums its own copy of the list. It holds no reference to the controller at all.
 final class OffMainDeallocSum: Operation, @unchecked Sendable {

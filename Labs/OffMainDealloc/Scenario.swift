@@ -1,5 +1,5 @@
 import Foundation
-import RaceLabKit
+@_spi(LabAuthoring) import LabKit
 
 /// A screen's controller. Variants subclass `ScreenController`, whose deinit records the thread
 /// it ran on.
@@ -11,7 +11,7 @@ public protocol OffMainDeallocController: ScreenController {
 }
 
 public enum OffMainDeallocLab: LabScenario {
-    static let screenName = "off-main-dealloc screen"
+    public static let screenName = "off-main-dealloc screen"
 
     public static let info = LabInfo(
         id: "off-main-dealloc",
@@ -28,7 +28,6 @@ public enum OffMainDeallocLab: LabScenario {
 
     public static let variants: [LabVariant<ListAppEnvironment, OffMainDeallocController>] = [
         LabVariant(.broken) { OffMainDeallocBroken(environment: $0) },
-        LabVariant(.exercise) { OffMainDeallocExercise(environment: $0) },
     ]
 
     public static func play(_ variant: LabVariant<ListAppEnvironment, OffMainDeallocController>, in run: ScenarioRun) {

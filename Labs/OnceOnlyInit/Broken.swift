@@ -1,5 +1,5 @@
 import Foundation
-import RaceLabKit
+import LabKit
 
 /// The classic lazy shared instance: look in the slot, build the cache if it is empty.
 /// (In a real app: `private static var shared: Cache?` and a `static var` getter; see Scenario.swift.)

@@ -1,5 +1,6 @@
 import Foundation
-import RaceLabKit
+import LabKit
+import OnceOnlyInit
 
 /// EXERCISE: this starts as a copy of the broken variant. Make sure only one cache is ever built,
 /// however many threads ask at once, and that everyone gets that one. Keep the class name and
@@ -23,4 +24,9 @@ final class OnceOnlyInitExercise: OnceOnlyInitController {
         }
         return shared!
     }
+}
+
+/// How the harness makes your exercise for each run. Keep this function as it is.
+public func makeOnceOnlyInitExercise(_ environment: OnceOnlyInitEnvironment) -> OnceOnlyInitController {
+    OnceOnlyInitExercise(environment: environment)
 }

@@ -1,5 +1,6 @@
 import Foundation
-import RaceLabKit
+import LabKit
+import OnceOnlyInit
 
 /// Once-only creation. In a real app this is one line, `static let shared = Cache()`: Swift runs
 /// the initialiser of a static or global `let` exactly once, on first use, and makes every other

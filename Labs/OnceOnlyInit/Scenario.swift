@@ -1,5 +1,5 @@
 import Foundation
-import RaceLabKit
+@_spi(LabAuthoring) import LabKit
 
 /// The app's photo cache: big and slow to build, meant to exist once and be shared by everyone.
 public final class OnceOnlyInitCache: Sendable {
@@ -26,7 +26,7 @@ public final class OnceOnlyInitBuilder: Sendable {
 
 /// What each once-only-init variant gets from the harness.
 public struct OnceOnlyInitEnvironment {
-    let builder: OnceOnlyInitBuilder
+    public let builder: OnceOnlyInitBuilder
 }
 
 /// The app as every variant must offer it: one shared cache, created on first use, asked for
@@ -77,7 +77,6 @@ public enum OnceOnlyInitLab: LabScenario {
 
     public static let variants: [LabVariant<OnceOnlyInitEnvironment, OnceOnlyInitController>] = [
         LabVariant(.broken) { OnceOnlyInitBroken(environment: $0) },
-        LabVariant(.exercise) { OnceOnlyInitExercise(environment: $0) },
     ]
 
     static let parts = ["image loader", "thumbnailer", "prefetcher", "share sheet"]

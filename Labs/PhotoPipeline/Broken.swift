@@ -1,5 +1,5 @@
 import Foundation
-import RaceLabKit
+import LabKit
 
 /// The tutorial's photo record: one object per row, shared by the table and the operations.
 final class PhotoPipelineRecord {

@@ -1,5 +1,6 @@
 import Foundation
-import RaceLabKit
+import LabKit
+import PhotoPipeline
 
 // EXERCISE: a copy of the broken variant. Make it safe: the operations must not share the
 // records with the table, the bookkeeping must stay on the main thread, a filter must start only
@@ -158,4 +159,9 @@ final class PhotoPipelineExercise: PhotoPipelineController {
             startOperations(for: records[row], at: row)
         }
     }
+}
+
+/// How the harness makes your exercise for each run. Keep this function as it is.
+public func makePhotoPipelineExercise(_ environment: PhotoPipelineEnvironment) -> PhotoPipelineController {
+    PhotoPipelineExercise(environment: environment)
 }

@@ -1,5 +1,6 @@
 import Foundation
-import RaceLabKit
+import LabKit
+import PhotoPipeline
 
 /// Downloads one photo. Thread-safety strategy per property: `row`, `url` and `network` never
 /// change; `image` is written in `main()` and read only after the operation finished (by the

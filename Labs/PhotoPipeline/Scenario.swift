@@ -1,5 +1,5 @@
 import Foundation
-import RaceLabKit
+@_spi(LabAuthoring) import LabKit
 import Synchronization
 
 // MARK: - Photos and pictures
@@ -196,10 +196,10 @@ public final class PhotoPipelineTable {
 
 /// What each photo-pipeline variant gets from the harness.
 public struct PhotoPipelineEnvironment {
-    let table: PhotoPipelineTable
-    let photos: [PhotoPipelinePhoto]
-    let network: PhotoPipelineNetwork
-    let filter: PhotoPipelineSepiaFilter
+    public let table: PhotoPipelineTable
+    public let photos: [PhotoPipelinePhoto]
+    public let network: PhotoPipelineNetwork
+    public let filter: PhotoPipelineSepiaFilter
 }
 
 /// The list screen, as every variant must offer it. Everything is called on the main thread.
@@ -232,7 +232,6 @@ public enum PhotoPipelineLab: LabScenario {
 
     public static let variants: [LabVariant<PhotoPipelineEnvironment, PhotoPipelineController>] = [
         LabVariant(.broken) { PhotoPipelineBroken(environment: $0) },
-        LabVariant(.exercise) { PhotoPipelineExercise(environment: $0) },
     ]
 
     static let names = [

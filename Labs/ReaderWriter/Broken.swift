@@ -1,5 +1,5 @@
 import Foundation
-import RaceLabKit
+import LabKit
 
 /// The shared contact card, kept behind a concurrent queue: reads are `sync` blocks (many may run
 /// at once, which is what a concurrent queue is for) and renames are `async` blocks on it too.

@@ -1,5 +1,6 @@
 import Foundation
-import RaceLabKit
+import LabKit
+import ReaderWriter
 
 /// EXERCISE: this starts as a copy of the broken variant. Make the card safe: a reader must never
 /// see half a rename. Keep the concurrent queue (readers should still run side by side), the class
@@ -32,4 +33,9 @@ final class ReaderWriterExercise: ReaderWriterController {
         // Reading both fields in one sync block is right: the caller gets a copy, not the fields.
         queue.sync { ReaderWriterName(first, last) }
     }
+}
+
+/// How the harness makes your exercise for each run. Keep this function as it is.
+public func makeReaderWriterExercise(_ environment: ReaderWriterEnvironment) -> ReaderWriterController {
+    ReaderWriterExercise(environment: environment)
 }

@@ -1,5 +1,6 @@
 import Foundation
-import RaceLabKit
+import LabKit
+import ReaderWriter
 
 /// The seed's reader-writer recipe: reads are `sync` blocks on a concurrent queue (they may run
 /// together), writes are barrier blocks (they run alone: the queue lets the blocks before a

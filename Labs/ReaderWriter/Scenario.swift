@@ -1,5 +1,5 @@
 import Foundation
-import RaceLabKit
+@_spi(LabAuthoring) import LabKit
 
 /// A person's name on the shared contact card: two fields that only make sense together.
 public struct ReaderWriterName: Hashable, CustomStringConvertible {
@@ -33,8 +33,8 @@ public final class ReaderWriterTypist: Sendable {
 
 /// What each reader-writer variant gets from the harness.
 public struct ReaderWriterEnvironment {
-    let initialName: ReaderWriterName
-    let typist: ReaderWriterTypist
+    public let initialName: ReaderWriterName
+    public let typist: ReaderWriterTypist
 }
 
 /// The card as every variant must offer it. `rename` is called on the main thread and may
@@ -90,7 +90,6 @@ public enum ReaderWriterLab: LabScenario {
 
     public static let variants: [LabVariant<ReaderWriterEnvironment, ReaderWriterController>] = [
         LabVariant(.broken) { ReaderWriterBroken(environment: $0) },
-        LabVariant(.exercise) { ReaderWriterExercise(environment: $0) },
     ]
 
     // Short names on purpose: a Swift string of up to 15 bytes is stored inline, so a torn read

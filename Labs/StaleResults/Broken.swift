@@ -1,5 +1,5 @@
 import Foundation
-import RaceLabKit
+import LabKit
 
 /// Each change starts a sum of a private copy of the list and shows the result on the main
 /// thread. No data race anywhere, and still wrong.

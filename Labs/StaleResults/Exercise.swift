@@ -1,5 +1,6 @@
 import Foundation
-import RaceLabKit
+import LabKit
+import StaleResults
 
 /// EXERCISE: a copy of the broken variant. Make sure an old result can never replace a newer one.
 /// Check it with `racelab run stale-results --variant exercise`. Keep the class name and its actions.
@@ -40,4 +41,9 @@ final class StaleResultsExercise: StaleResultsController {
             }
         }
     }
+}
+
+/// How the harness makes your exercise for each run. Keep this function as it is.
+public func makeStaleResultsExercise(_ environment: ListAppEnvironment) -> StaleResultsController {
+    StaleResultsExercise(environment: environment)
 }

@@ -1,5 +1,6 @@
 import Foundation
-import RaceLabKit
+import LabKit
+import StaleResults
 
 /// Sums a private copy of the list; the result is read only after the operation finished.
 final class StaleResultsSumOperation: Operation, @unchecked Sendable {

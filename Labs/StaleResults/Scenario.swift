@@ -1,5 +1,5 @@
 import Foundation
-import RaceLabKit
+@_spi(LabAuthoring) import LabKit
 
 /// The user's actions on the list; each one starts a recalculation of the total.
 public protocol StaleResultsController: AnyObject {
@@ -22,7 +22,6 @@ public enum StaleResultsLab: LabScenario {
 
     public static let variants: [LabVariant<ListAppEnvironment, StaleResultsController>] = [
         LabVariant(.broken) { StaleResultsBroken(environment: $0) },
-        LabVariant(.exercise) { StaleResultsExercise(environment: $0) },
     ]
 
     public static func play(_ variant: LabVariant<ListAppEnvironment, StaleResultsController>, in run: ScenarioRun) {

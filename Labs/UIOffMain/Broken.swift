@@ -1,5 +1,5 @@
 import Foundation
-import RaceLabKit
+import LabKit
 
 /// Sums on a background thread, from a private copy of the list (so no data race on the list),
 /// and then updates the screen from that same thread.

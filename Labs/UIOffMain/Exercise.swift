@@ -1,5 +1,6 @@
 import Foundation
-import RaceLabKit
+import LabKit
+import UIOffMain
 
 /// EXERCISE: a copy of the broken variant. Make every screen update happen on the main thread.
 /// Check it with `racelab run ui-off-main --variant exercise`. Keep the class name and `add(_:)`.
@@ -28,4 +29,9 @@ final class UIOffMainExercise: UIOffMainController {
             screen.recalculating.set(false)
         }
     }
+}
+
+/// How the harness makes your exercise for each run. Keep this function as it is.
+public func makeUIOffMainExercise(_ environment: ListAppEnvironment) -> UIOffMainController {
+    UIOffMainExercise(environment: environment)
 }

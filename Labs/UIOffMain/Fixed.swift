@@ -1,5 +1,6 @@
 import Foundation
-import RaceLabKit
+import LabKit
+import UIOffMain
 
 /// Sums a private copy of the list on an operation queue's thread; keeps the result to itself
 /// until it finished.

@@ -1,5 +1,5 @@
 import Foundation
-import RaceLabKit
+@_spi(LabAuthoring) import LabKit
 
 /// The user's action: add a number; the variant then recalculates the total in the background.
 public protocol UIOffMainController: AnyObject {
@@ -21,7 +21,6 @@ public enum UIOffMainLab: LabScenario {
 
     public static let variants: [LabVariant<ListAppEnvironment, UIOffMainController>] = [
         LabVariant(.broken) { UIOffMainBroken(environment: $0) },
-        LabVariant(.exercise) { UIOffMainExercise(environment: $0) },
     ]
 
     public static func play(_ variant: LabVariant<ListAppEnvironment, UIOffMainController>, in run: ScenarioRun) {

@@ -1,5 +1,5 @@
 import Foundation
-import RaceLabKit
+import LabKit
 
 /// The seed's first worker: start() creates the thread and returns; the thread sets itself up,
 /// then runs its run loop for a short while, again and again, forever. Here it at least checks a

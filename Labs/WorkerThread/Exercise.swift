@@ -1,5 +1,6 @@
 import Foundation
-import RaceLabKit
+import LabKit
+import WorkerThread
 
 /// EXERCISE: a copy of the broken variant. Make start() return only once the thread can take
 /// work, let the idle thread sleep until work or a stop arrives, and make stop() return only once
@@ -49,4 +50,9 @@ final class WorkerThreadExercise: WorkerThreadController {
         stopRequested = true
         thread = nil
     }
+}
+
+/// How the harness makes your exercise for each run. Keep this function as it is.
+public func makeWorkerThreadExercise(_ environment: WorkerEnvironment) -> WorkerThreadController {
+    WorkerThreadExercise(environment: environment)
 }

@@ -1,5 +1,6 @@
 import Foundation
-import RaceLabKit
+import LabKit
+import WorkerThread
 
 /// The seed's final worker: start() waits until the thread is ready, the thread sleeps until
 /// work or a stop arrives, and stop() wakes it and joins it.

@@ -1,5 +1,5 @@
 import Foundation
-import RaceLabKit
+@_spi(LabAuthoring) import LabKit
 
 /// A stand-in for a thread's run loop (RunLoop / CFRunLoop on Apple platforms): jobs posted from
 /// any thread run, in order, on the thread that runs the loop.
@@ -133,7 +133,6 @@ public enum WorkerThreadLab: LabScenario {
 
     public static let variants: [LabVariant<WorkerEnvironment, WorkerThreadController>] = [
         LabVariant(.broken) { WorkerThreadBroken(environment: $0) },
-        LabVariant(.exercise) { WorkerThreadExercise(environment: $0) },
     ]
 
     /// Records something the worker thread did; after stop() returned, it is a callback too many.

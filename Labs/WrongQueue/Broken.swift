@@ -1,5 +1,5 @@
 import Foundation
-import RaceLabKit
+import LabKit
 
 /// Frames are painted on the render queue, one at a time. The canvas belongs to that queue.
 final class WrongQueueBroken: WrongQueueController {

@@ -1,5 +1,6 @@
 import Foundation
-import RaceLabKit
+import LabKit
+import WrongQueue
 
 /// EXERCISE: this starts as a copy of the broken variant. Make sure the canvas is only ever
 /// touched on the render queue, and have the helpers check it (DispatchSpecificKey). Keep the class
@@ -37,4 +38,9 @@ final class WrongQueueExercise: WrongQueueController {
     private func wipe() {
         canvas.wipe()
     }
+}
+
+/// How the harness makes your exercise for each run. Keep this function as it is.
+public func makeWrongQueueExercise(_ environment: WrongQueueEnvironment) -> WrongQueueController {
+    WrongQueueExercise(environment: environment)
 }

@@ -1,5 +1,6 @@
 import Foundation
-import RaceLabKit
+import LabKit
+import WrongQueue
 
 /// The seed's two habits for queue-owned state: every caller hops onto the owning queue, and
 /// the helpers check that they are on it, using a key only that queue carries.

@@ -1,5 +1,5 @@
 import Foundation
-import RaceLabKit
+@_spi(LabAuthoring) import LabKit
 
 /// A sketch canvas that belongs to one serial queue, the render queue: a frame is painted there
 /// row by row, and everything else that touches the canvas must queue up behind it. Rows hold the
@@ -60,8 +60,8 @@ public final class WrongQueueCanvas: @unchecked Sendable {
 /// What each wrong-queue variant gets from the harness: the canvas and the one queue it may be
 /// touched on (serial, already tagged with the harness's key; a variant may add its own key).
 public struct WrongQueueEnvironment {
-    let canvas: WrongQueueCanvas
-    let renderQueue: DispatchQueue
+    public let canvas: WrongQueueCanvas
+    public let renderQueue: DispatchQueue
 }
 
 /// The user's actions, called on the main thread: draw frame `frame`, or press Clear. Either may
@@ -87,7 +87,6 @@ public enum WrongQueueLab: LabScenario {
 
     public static let variants: [LabVariant<WrongQueueEnvironment, WrongQueueController>] = [
         LabVariant(.broken) { WrongQueueBroken(environment: $0) },
-        LabVariant(.exercise) { WrongQueueExercise(environment: $0) },
     ]
 
     /// The harness's own tag for the render queue: the canvas checks it, so it needs no word

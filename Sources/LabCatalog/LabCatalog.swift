@@ -1,37 +1,54 @@
-import RaceLabKit
+import LabKit
 
 import AsyncOperation
+import AsyncOperationExercises
 import AtomicProperty
+import AtomicPropertyExercises
 import Cancellation
+import CancellationExercises
 import CheckThenAct
+import CheckThenActExercises
 import Deadlock
+import DeadlockExercises
 import ListAdder
+import ListAdderExercises
 import Mandelbrot
+import MandelbrotExercises
 import OffMainDealloc
+import OffMainDeallocExercises
 import OnceOnlyInit
+import OnceOnlyInitExercises
 import PhotoPipeline
+import PhotoPipelineExercises
 import ReaderWriter
+import ReaderWriterExercises
 import StaleResults
+import StaleResultsExercises
 import UIOffMain
+import UIOffMainExercises
 import WorkerThread
+import WorkerThreadExercises
 import WrongQueue
+import WrongQueueExercises
 
-/// Every lab this build knows. Adding a lab: copy a lab folder (it becomes a module by itself),
-/// rename its types, then add its import above and one line here.
-public let labCatalog = LabRegistry([
-    Lab(ListAdderLab.self),
-    Lab(UIOffMainLab.self),
-    Lab(StaleResultsLab.self),
-    Lab(CancellationLab.self),
-    Lab(OffMainDeallocLab.self),
-    Lab(PhotoPipelineLab.self),
-    Lab(MandelbrotLab.self),
-    Lab(AsyncOperationLab.self),
-    Lab(WorkerThreadLab.self),
-    Lab(ReaderWriterLab.self),
-    Lab(OnceOnlyInitLab.self),
-    Lab(WrongQueueLab.self),
-    Lab(CheckThenActLab.self),
-    Lab(AtomicPropertyLab.self),
-    Lab(DeadlockLab.self),
+/// Every lab this build knows, with the student's exercise. Adding a lab: copy a lab folder
+/// (Package.swift makes its modules), rename its types, then import its two modules above and
+/// add one line here (and its reference fixes, one line in SolutionCatalog.swift).
+/// The order is the order of `racelab list` and `make run`.
+public let labCatalog = PlayableLabRegistry([
+    PlayableLab(ListAdderLab.self, exercise: makeListAdderExercise),
+    PlayableLab(UIOffMainLab.self, exercise: makeUIOffMainExercise),
+    PlayableLab(StaleResultsLab.self, exercise: makeStaleResultsExercise),
+    PlayableLab(CancellationLab.self, exercise: makeCancellationExercise),
+    PlayableLab(OffMainDeallocLab.self, exercise: makeOffMainDeallocExercise),
+    PlayableLab(PhotoPipelineLab.self, exercise: makePhotoPipelineExercise),
+    PlayableLab(MandelbrotLab.self, exercise: makeMandelbrotExercise),
+    PlayableLab(AsyncOperationLab.self, exercise: makeAsyncOperationExercise),
+    PlayableLab(WorkerThreadLab.self, exercise: makeWorkerThreadExercise),
+    PlayableLab(ReaderWriterLab.self, exercise: makeReaderWriterExercise),
+    PlayableLab(OnceOnlyInitLab.self, exercise: makeOnceOnlyInitExercise),
+    PlayableLab(WrongQueueLab.self, exercise: makeWrongQueueExercise),
+    PlayableLab(CheckThenActLab.self, exercise: makeCheckThenActExercise),
+    PlayableLab(AtomicPropertyLab.self, exercise: makeAtomicPropertyExercise),
+    PlayableLab(DeadlockLab.self, exercise: makeDeadlockExercise),
 ])

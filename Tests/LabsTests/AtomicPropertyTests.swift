@@ -1,6 +1,13 @@
 import Foundation
 import LabCatalog
-import RaceLabKit
+#if RACELAB_SOLUTIONS
+import SolutionCatalog
+#endif
+@_spi(LabAuthoring) import LabKit
+import RaceLabGrading
+import RaceLabHarness
+import RaceLabReports
+import TSanReports
 import XCTest
 
 /// atomic-property: every access is locked, so ThreadSanitizer has nothing to say, and yet
@@ -9,7 +16,7 @@ final class AtomicPropertyTests: XCTestCase {
     /// In this very process (under TSan, which would fail `swift test` on any race): the broken
     /// variant loses an update in every scripted iteration and TSan stays silent in both modes.
     func testBrokenLosesUpdatesWithoutAnyDataRace() throws {
-        let lab = try XCTUnwrap(labCatalog.lab("atomic-property"))
+        let lab = try XCTUnwrap(testLabs.lab("atomic-property"))
         let scripted = ScenarioDriver.run(lab, plan: ScenarioPlan(
             lab: lab.id, variant: "broken", mode: .scripted, iterations: 4, seed: 31, stopAtFirstDetection: false))
         XCTAssertEqual(scripted.iterationsRun, 4)
@@ -25,8 +32,8 @@ final class AtomicPropertyTests: XCTestCase {
 
     /// The same in a child process, with the child's TSan options (lock-order checks on).
     func testBrokenIsCaughtByTheInvariantAloneInAChild() throws {
-        let lab = try XCTUnwrap(labCatalog.lab("atomic-property"))
-        let settings = RunSettings(executable: LabsTestSupport.racelab, runs: 2, seed: 33)
+        let lab = try XCTUnwrap(testLabs.lab("atomic-property"))
+        let settings = RunSettings(executable: LabsTestSupport.child, runs: 2, seed: 33)
         let outcome = LabRunner.run(lab, variant: try XCTUnwrap(lab.variant(named: "broken")), mode: .scripted, settings: settings)
         for run in outcome.runs {
             XCTAssertTrue(run.fired(.invariant), "seed \(run.seed)")

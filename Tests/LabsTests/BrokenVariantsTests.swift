@@ -1,14 +1,21 @@
 import LabCatalog
-import RaceLabKit
+#if RACELAB_SOLUTIONS
+import SolutionCatalog
+#endif
+@_spi(LabAuthoring) import LabKit
+import RaceLabGrading
+import RaceLabHarness
+import RaceLabReports
+import TSanReports
 import XCTest
 
 /// Every broken variant, in its own child process, scripted mode: caught in every run, by at
 /// least one of the detectors its lab expects.
 final class BrokenVariantsTests: XCTestCase {
     func testEveryBrokenVariantIsDetectedInEveryScriptedRun() {
-        for lab in labCatalog.labs {
+        for lab in testLabs.labs {
             for variant in lab.variants where variant.kind == .broken {
-                let settings = RunSettings(executable: LabsTestSupport.racelab, runs: 3, seed: 77)
+                let settings = RunSettings(executable: LabsTestSupport.child, runs: 3, seed: 77)
                 let outcome = LabRunner.run(lab, variant: variant, mode: .scripted, settings: settings)
                 XCTAssertTrue(outcome.met, TableReporter(colour: false).render([outcome]))
                 for run in outcome.runs {
@@ -21,8 +28,8 @@ final class BrokenVariantsTests: XCTestCase {
     }
 
     func testListAdderBrokenIsCaughtByTSanAtItsOwnLines() throws {
-        let lab = try XCTUnwrap(labCatalog.lab("list-adder"))
-        let settings = RunSettings(executable: LabsTestSupport.racelab, runs: 1, seed: 5)
+        let lab = try XCTUnwrap(testLabs.lab("list-adder"))
+        let settings = RunSettings(executable: LabsTestSupport.child, runs: 1, seed: 5)
         let outcome = LabRunner.run(lab, variant: try XCTUnwrap(lab.variant(named: "broken")), mode: .scripted, settings: settings)
         let run = try XCTUnwrap(outcome.runs.first)
         XCTAssertTrue(run.fired(.tsan))
@@ -39,8 +46,8 @@ final class BrokenVariantsTests: XCTestCase {
 /// the child crashes.
 final class TraceTests: XCTestCase {
     func testListAdderTraceShowsTheUserTheHeldWorkerAndTheRace() throws {
-        let lab = try XCTUnwrap(labCatalog.lab("list-adder"))
-        var settings = RunSettings(executable: LabsTestSupport.racelab, runs: 1, seed: 11)
+        let lab = try XCTUnwrap(testLabs.lab("list-adder"))
+        var settings = RunSettings(executable: LabsTestSupport.child, runs: 1, seed: 11)
         settings.trace = true
         let outcome = LabRunner.run(lab, variant: try XCTUnwrap(lab.variant(named: "broken")), mode: .scripted, settings: settings)
         let run = try XCTUnwrap(outcome.runs.first)

@@ -1,14 +1,21 @@
 import Foundation
 import LabCatalog
-import RaceLabKit
+#if RACELAB_SOLUTIONS
+import SolutionCatalog
+#endif
+@_spi(LabAuthoring) import LabKit
+import RaceLabGrading
+import RaceLabHarness
+import RaceLabReports
+import TSanReports
 import XCTest
 
 /// check-then-act: the second visitor passes the "nobody is updating" check while the first is
 /// between its check and its write.
 final class CheckThenActTests: XCTestCase {
     func testBrokenLosesAVisitAndTSanNamesTheCheckAndTheWrite() throws {
-        let lab = try XCTUnwrap(labCatalog.lab("check-then-act"))
-        let settings = RunSettings(executable: LabsTestSupport.racelab, runs: 1, seed: 21)
+        let lab = try XCTUnwrap(testLabs.lab("check-then-act"))
+        let settings = RunSettings(executable: LabsTestSupport.child, runs: 1, seed: 21)
         let outcome = LabRunner.run(lab, variant: try XCTUnwrap(lab.variant(named: "broken")), mode: .scripted, settings: settings)
         let run = try XCTUnwrap(outcome.runs.first)
         XCTAssertTrue(run.fired(.tsan), TableReporter(colour: false).render([outcome]))

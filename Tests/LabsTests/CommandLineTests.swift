@@ -1,5 +1,12 @@
 import LabCatalog
-import RaceLabKit
+#if RACELAB_SOLUTIONS
+import SolutionCatalog
+#endif
+@_spi(LabAuthoring) import LabKit
+import RaceLabGrading
+import RaceLabHarness
+import RaceLabReports
+import TSanReports
 import XCTest
 
 /// The racelab binary as a user meets it: bad input is one clear line and exit status 2.
@@ -31,7 +38,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(list.status, 0)
         XCTAssertTrue(list.stdout.contains("list-adder"))
         // The fixed variant when solutions ship; in a student kit, the broken one (caught, as expected).
-        let variant = labCatalog.lab("list-adder").map(LabsTestSupport.shipsSolutions) == true ? "fixed" : "broken"
+        let variant = testLabs.lab("list-adder").map(LabsTestSupport.shipsSolutions) == true ? "fixed" : "broken"
         let run = try LabsTestSupport.runRacelab(["run", "list-adder", "--variant", variant, "--mode", "scripted", "--json", "--seed", "3"])
         XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])

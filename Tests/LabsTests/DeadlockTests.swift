@@ -1,6 +1,13 @@
 import Foundation
 import LabCatalog
-import RaceLabKit
+#if RACELAB_SOLUTIONS
+import SolutionCatalog
+#endif
+@_spi(LabAuthoring) import LabKit
+import RaceLabGrading
+import RaceLabHarness
+import RaceLabReports
+import TSanReports
 import XCTest
 
 /// deadlock: each scripted run first lets both lock orders happen one after the other (no
@@ -16,9 +23,9 @@ final class DeadlockTests: XCTestCase {
         return seed
     }
 
-    private func brokenRun(seed: UInt64, trace: Bool = false) throws -> (Lab, RunVerdict) {
-        let lab = try XCTUnwrap(labCatalog.lab("deadlock"))
-        var settings = RunSettings(executable: LabsTestSupport.racelab, runs: 1, seed: seed)
+    private func brokenRun(seed: UInt64, trace: Bool = false) throws -> (PlayableLab, RunVerdict) {
+        let lab = try XCTUnwrap(testLabs.lab("deadlock"))
+        var settings = RunSettings(executable: LabsTestSupport.child, runs: 1, seed: seed)
         settings.trace = trace
         let outcome = LabRunner.run(lab, variant: try XCTUnwrap(lab.variant(named: "broken")), mode: .scripted, settings: settings)
         return (lab, try XCTUnwrap(outcome.runs.first))

@@ -5,7 +5,7 @@ import XCTest
 /// explained (even nothing), 2 with one line when the file cannot be read.
 final class ExplainCommandTests: XCTestCase {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("RaceLabKitTests/Fixtures")
+        .appendingPathComponent("RaceLabTests/Fixtures")
 
     func testExplainsALogFile() throws {
         let result = try LabsTestSupport.runRacelab(["explain", Self.fixtures.appendingPathComponent("lock-order-inversion.log").path])

@@ -1,5 +1,12 @@
 import LabCatalog
-import RaceLabKit
+#if RACELAB_SOLUTIONS
+import SolutionCatalog
+#endif
+@_spi(LabAuthoring) import LabKit
+import RaceLabGrading
+import RaceLabHarness
+import RaceLabReports
+import TSanReports
 import XCTest
 
 /// Every reference fixed variant runs in this very process, on XCTest's main thread, under
@@ -12,7 +19,7 @@ final class FixedVariantsTests: XCTestCase {
     func testEveryFixedVariantIsCleanInProcess() {
         XCTAssertTrue(Thread.isMainThread)
         var checked = 0
-        for lab in labCatalog.labs {
+        for lab in testLabs.labs {
             for variant in lab.variants where variant.kind == .fixed {
                 for (mode, iterations) in [(RunMode.scripted, 5), (.stress, 150)] {
                     let plan = ScenarioPlan(lab: lab.id, variant: variant.name, mode: mode, iterations: iterations,
@@ -29,9 +36,9 @@ final class FixedVariantsTests: XCTestCase {
         // A lab may register several fixed variants (e.g. mandelbrot's "fixed" and "fixed-gcd"). Every
         // lab that ships its solutions (a Fixed*.swift in its folder) has one; a student kit has none
         // (racelab export leaves them out), and then there is nothing to count.
-        let fixedVariants = labCatalog.labs.reduce(0) { $0 + $1.variants.filter { $0.kind == .fixed }.count }
+        let fixedVariants = testLabs.labs.reduce(0) { $0 + $1.variants.filter { $0.kind == .fixed }.count }
         XCTAssertEqual(checked, fixedVariants * 2, "every fixed variant is run in both modes")
-        for lab in labCatalog.labs where LabsTestSupport.shipsSolutions(lab) {
+        for lab in testLabs.labs where LabsTestSupport.shipsSolutions(lab) {
             XCTAssertTrue(lab.variants.contains { $0.kind == .fixed }, "\(lab.id) has a Fixed*.swift but registers no fixed variant")
         }
     }

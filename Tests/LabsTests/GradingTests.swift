@@ -1,5 +1,12 @@
 import LabCatalog
-import RaceLabKit
+#if RACELAB_SOLUTIONS
+import SolutionCatalog
+#endif
+@_spi(LabAuthoring) import LabKit
+import RaceLabGrading
+import RaceLabHarness
+import RaceLabReports
+import TSanReports
 import XCTest
 
 /// Grading with the real racelab binary and real child processes.
@@ -16,11 +23,12 @@ final class GradingTests: XCTestCase {
     /// The fixed variant stands in for a solved exercise, the broken one for an unsolved one:
     /// full marks and zero, through the very passes `racelab grade` runs.
     func testSolvedScoresFullMarksAndBrokenScoresZero() throws {
-        let lab = try XCTUnwrap(labCatalog.lab("list-adder"))
-        try LabsTestSupport.requireSolutions(lab)
+        let playable = try XCTUnwrap(testLabs.lab("list-adder"))
+        try LabsTestSupport.requireSolutions(playable)
+        let lab = playable.lab
         let fixed = try XCTUnwrap(lab.variants.first { $0.kind == .fixed })
         let broken = try XCTUnwrap(lab.variants.first { $0.kind == .broken })
-        let grader = Grader(executable: LabsTestSupport.racelab, seed: 77)
+        let grader = Grader(executable: LabsTestSupport.child, seed: 77)
         let plan = StressPlan.make(lab, calibration: nil, policy: grader.policy)
 
         let solved = grader.grade(lab, variant: fixed, stress: plan)
@@ -57,7 +65,8 @@ final class GradingTests: XCTestCase {
         XCTAssertGreaterThan(lab.stress.iterationsPerRun, 0)
         if lab.score == 0 {
             XCTAssertTrue(lab.message.contains("not fixed yet. The bug: "), lab.message)
-            XCTAssertTrue(lab.passes[0].problems.first?.lines.contains { $0.contains("Exercise.swift:39") } == true)
+            let line = try LabsTestSupport.line(of: "let count = self.numbers.count", in: "Labs/ListAdder/Exercise.swift")
+            XCTAssertTrue(lab.passes[0].problems.first?.lines.contains { $0.contains("Exercise.swift:\(line)") || $0.contains("Exercise.swift:\(line + 2)") } == true)
         }
         let output = scratch.appendingPathComponent("results.json")
         let gradescope = try LabsTestSupport.runRacelab(["grade", "--labs", "list-adder", "--format", "gradescope", "--seed", "5", "--output", output.path])
@@ -78,21 +87,21 @@ final class GradingTests: XCTestCase {
         let manifest = try KitManifest.read(from: kit.appendingPathComponent(KitManifest.fileName))
         XCTAssertTrue(manifest.files.keys.allSatisfy { !KitManifest.isSolution($0) }, "no reference solutions in a kit")
         XCTAssertTrue(manifest.files.keys.contains("Package.swift"))
-        XCTAssertTrue(manifest.files.keys.contains("Sources/RaceLabKit/Grader.swift"))
-        XCTAssertEqual(manifest.editable.count, labCatalog.labs.count)
+        XCTAssertTrue(manifest.files.keys.contains("Sources/RaceLabGrading/Grader.swift"))
+        XCTAssertEqual(manifest.editable.count, testLabs.labs.count)
         XCTAssertEqual(TamperCheck.check(kit, against: manifest), [])
 
         // A trusted manifest that says the harness was different: this package is then "tampered",
         // is not run at all, and scores zero; grading still exits 0 (it graded).
         var trusted = manifest
-        trusted.files["Sources/RaceLabKit/Verdict.swift"] = String(repeating: "0", count: 64)
+        trusted.files["Sources/RaceLabHarness/Verdict.swift"] = String(repeating: "0", count: 64)
         let trustedFile = scratch.appendingPathComponent("trusted.json")
         try trusted.write(to: trustedFile)
         let graded = try LabsTestSupport.runRacelab(["grade", "--manifest", trustedFile.path, "--format", "json"])
         XCTAssertEqual(graded.status, 0, graded.stderr)
         let report = try XCTUnwrap(try? JSONDecoder().decode(GradeReport.self, from: Data(graded.stdout.utf8)), graded.stdout)
         XCTAssertEqual(report.integrity.status, .tampered)
-        XCTAssertTrue(report.integrity.findings.contains { $0.path == "Sources/RaceLabKit/Verdict.swift" && $0.kind == .changed })
+        XCTAssertTrue(report.integrity.findings.contains { $0.path == "Sources/RaceLabHarness/Verdict.swift" && $0.kind == .changed })
         XCTAssertEqual(report.score, 0)
         XCTAssertTrue(report.labs.allSatisfy { $0.status == .tampered && $0.passes.allSatisfy { $0.problems.isEmpty } })
         XCTAssertLessThan(report.elapsedSeconds, 5, "nothing was run")
@@ -112,7 +121,7 @@ final class GradingTests: XCTestCase {
 
         let progress = try LabsTestSupport.runRacelab(["progress"], environment: environment)
         XCTAssertEqual(progress.status, 0, progress.stderr)
-        for lab in labCatalog.labs { XCTAssertTrue(progress.stdout.contains(lab.id), progress.stdout) }
+        for lab in testLabs.labs { XCTAssertTrue(progress.stdout.contains(lab.id), progress.stdout) }
         XCTAssertTrue(progress.stdout.contains("lab(s) passing."), progress.stdout)
     }
 
@@ -122,7 +131,8 @@ final class GradingTests: XCTestCase {
         XCTAssertTrue(check.stdout.hasPrefix("Checking list-adder: "), check.stdout)
         if check.status == 1 {
             XCTAssertTrue(check.stdout.contains("ThreadSanitizer found a Swift access race:"), check.stdout)
-            XCTAssertTrue(check.stdout.contains("your line Exercise.swift:39"), check.stdout)
+            let line = try LabsTestSupport.line(of: "let count = self.numbers.count", in: "Labs/ListAdder/Exercise.swift")
+            XCTAssertTrue(check.stdout.contains("your line Exercise.swift:\(line)") || check.stdout.contains("your line Exercise.swift:\(line + 2)"), check.stdout)
             XCTAssertTrue(check.stdout.contains("lab list-adder, variant exercise, seed 9, iteration 1:"), check.stdout)
             XCTAssertTrue(check.stdout.contains("--variant exercise --mode scripted --iterations 3 --seed 9"), check.stdout)
             XCTAssertTrue(check.stdout.contains("NOT PASSING YET: 0/10."), check.stdout)
@@ -143,7 +153,7 @@ final class GradingTests: XCTestCase {
             (["grade", "--manifest", "/nonexistent.json"], "racelab: cannot read the manifest '/nonexistent.json'"),
             (["check"], "racelab: missing argument; usage: racelab check <lab>"),
             (["hint", "nosuch"], "racelab: unknown lab 'nosuch'"),
-            (["grade-all", scratch.path], "racelab: no submission folders in"),
+            (["grade-all", scratch.path], "racelab: no submissions in"),
             (["export"], "racelab: missing argument; usage: racelab export DIR"),
         ] {
             let result = try LabsTestSupport.runRacelab(arguments)

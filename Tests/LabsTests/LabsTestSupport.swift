@@ -1,24 +1,57 @@
 import CRaceLabSupport
 import Foundation
 import LabCatalog
-import RaceLabKit
+#if RACELAB_SOLUTIONS
+import SolutionCatalog
+#endif
+@_spi(LabAuthoring) import LabKit
+import RaceLabGrading
+import RaceLabHarness
+import RaceLabReports
+import TSanReports
 import XCTest
+
+/// Every lab with its exercise and, in the full repository, its reference fixes.
+#if RACELAB_SOLUTIONS
+let testLabs = labCatalog.adding(solutionCatalog)
+#else
+let testLabs = labCatalog
+#endif
+
+extension LabRunner {
+    /// Runs a lab the tests hold with its code, as the parent does: in child processes.
+    static func run(_ lab: PlayableLab, variant: Lab.Variant, mode: RunMode, settings: RunSettings) -> VariantOutcome {
+        run(lab.lab, variant: variant, mode: mode, settings: settings)
+    }
+}
 
 enum LabsTestSupport {
     /// The racelab binary built next to the test bundle (the test target depends on it).
     static var racelab: URL { Bundle.main.bundleURL.appendingPathComponent("racelab") }
+    /// The lab program racelab runs its children with.
+    static var child: URL { Bundle.main.bundleURL.appendingPathComponent("racelab-child") }
 
     static var tsanEnabled: Bool { rl_tsan_enabled() != 0 }
 
     /// Whether the lab's reference solutions are in this copy (a student kit has none).
-    static func shipsSolutions(_ lab: Lab) -> Bool {
+    static func shipsSolutions(_ lab: PlayableLab) -> Bool {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: lab.info.folder.path)) ?? []
         return names.contains { $0.hasPrefix("Fixed") && $0.hasSuffix(".swift") }
     }
 
     /// Skips a test about a lab's fixed variants in a student kit (racelab export leaves them out).
-    static func requireSolutions(_ lab: Lab) throws {
+    static func requireSolutions(_ lab: PlayableLab) throws {
         guard shipsSolutions(lab) else { throw XCTSkip("\(lab.id): no reference solutions in this copy (a student kit)") }
+    }
+
+    /// The package this test was built from.
+    static var packageRoot: URL { URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent() }
+
+    /// The 1-based line of the first line holding `text` in `file` (relative to the package), so
+    /// tests name a racing line without hard-coding a number that drifts.
+    static func line(of text: String, in file: String) throws -> Int {
+        let lines = try String(contentsOf: packageRoot.appendingPathComponent(file), encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        return try XCTUnwrap(lines.firstIndex { $0.contains(text) }, "\(file) has no line with \(text)") + 1
     }
 
     static func runRacelab(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {

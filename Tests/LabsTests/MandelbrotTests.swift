@@ -1,13 +1,20 @@
 import LabCatalog
-import RaceLabKit
+#if RACELAB_SOLUTIONS
+import SolutionCatalog
+#endif
+@_spi(LabAuthoring) import LabKit
+import RaceLabGrading
+import RaceLabHarness
+import RaceLabReports
+import TSanReports
 import XCTest
 
 /// The mandelbrot lab beyond the generic checks: the broken view is caught by both detectors
 /// for the reason the lesson gives, and both remedies are registered.
 final class MandelbrotTests: XCTestCase {
     func testBrokenViewDrawsATornFrameAndTSanSeesTheSharedBitmap() throws {
-        let lab = try XCTUnwrap(labCatalog.lab("mandelbrot"))
-        let settings = RunSettings(executable: LabsTestSupport.racelab, runs: 1, seed: 11)
+        let lab = try XCTUnwrap(testLabs.lab("mandelbrot"))
+        let settings = RunSettings(executable: LabsTestSupport.child, runs: 1, seed: 11)
         let outcome = LabRunner.run(lab, variant: try XCTUnwrap(lab.variant(named: "broken")), mode: .scripted, settings: settings)
         let run = try XCTUnwrap(outcome.runs.first)
         XCTAssertTrue(run.fired(.tsan), "the render thread writes the bitmap draw() reads")
@@ -18,7 +25,7 @@ final class MandelbrotTests: XCTestCase {
     }
 
     func testEveryScriptedPauseIsReachedByBothRemedies() throws {
-        let lab = try XCTUnwrap(labCatalog.lab("mandelbrot"))
+        let lab = try XCTUnwrap(testLabs.lab("mandelbrot"))
         try LabsTestSupport.requireSolutions(lab)
         for variant in ["fixed", "fixed-gcd"] {
             let plan = ScenarioPlan(lab: lab.id, variant: variant, mode: .scripted, iterations: 1, seed: 4, stopAtFirstDetection: false)
@@ -30,7 +37,7 @@ final class MandelbrotTests: XCTestCase {
     }
 
     func testBothRemediesAreRegisteredAsFixedVariants() throws {
-        let lab = try XCTUnwrap(labCatalog.lab("mandelbrot"))
+        let lab = try XCTUnwrap(testLabs.lab("mandelbrot"))
         try LabsTestSupport.requireSolutions(lab)
         let fixed = lab.variants.filter { $0.kind == .fixed }.map(\.name)
         XCTAssertEqual(fixed, ["fixed", "fixed-gcd"])

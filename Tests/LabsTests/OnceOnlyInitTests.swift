@@ -1,12 +1,19 @@
 import LabCatalog
-import RaceLabKit
+#if RACELAB_SOLUTIONS
+import SolutionCatalog
+#endif
+@_spi(LabAuthoring) import LabKit
+import RaceLabGrading
+import RaceLabHarness
+import RaceLabReports
+import TSanReports
 import XCTest
 
 /// once-only-init: the broken nil check builds two caches; and the lesson's claim about `static let`.
 final class OnceOnlyInitTests: XCTestCase {
     func testBrokenBuildsTwoCachesAndRacesOnTheSlot() throws {
-        let lab = try XCTUnwrap(labCatalog.lab("once-only-init"))
-        let settings = RunSettings(executable: LabsTestSupport.racelab, runs: 1, seed: 42)
+        let lab = try XCTUnwrap(testLabs.lab("once-only-init"))
+        let settings = RunSettings(executable: LabsTestSupport.child, runs: 1, seed: 42)
         let outcome = LabRunner.run(lab, variant: try XCTUnwrap(lab.variant(named: "broken")), mode: .scripted, settings: settings)
         let run = try XCTUnwrap(outcome.runs.first)
         XCTAssertTrue(run.fired(.tsan), TableReporter(colour: false).render([outcome]))

@@ -1,5 +1,12 @@
 import LabCatalog
-import RaceLabKit
+#if RACELAB_SOLUTIONS
+import SolutionCatalog
+#endif
+@_spi(LabAuthoring) import LabKit
+import RaceLabGrading
+import RaceLabHarness
+import RaceLabReports
+import TSanReports
 import XCTest
 
 /// The photo-pipeline lab beyond the generic checks: the tutorial's design is caught by TSan
@@ -7,8 +14,8 @@ import XCTest
 /// cancel); the fixed pipeline is clean.
 final class PhotoPipelineTests: XCTestCase {
     func testBrokenPipelineSharesRecordsAndFiltersTooEarly() throws {
-        let lab = try XCTUnwrap(labCatalog.lab("photo-pipeline"))
-        let settings = RunSettings(executable: LabsTestSupport.racelab, runs: 1, seed: 21)
+        let lab = try XCTUnwrap(testLabs.lab("photo-pipeline"))
+        let settings = RunSettings(executable: LabsTestSupport.child, runs: 1, seed: 21)
         let outcome = LabRunner.run(lab, variant: try XCTUnwrap(lab.variant(named: "broken")), mode: .scripted, settings: settings)
         let run = try XCTUnwrap(outcome.runs.first)
         XCTAssertTrue(run.fired(.tsan))
@@ -20,7 +27,7 @@ final class PhotoPipelineTests: XCTestCase {
     }
 
     func testFixedPipelineIsCleanInProcess() throws {
-        let lab = try XCTUnwrap(labCatalog.lab("photo-pipeline"))
+        let lab = try XCTUnwrap(testLabs.lab("photo-pipeline"))
         try LabsTestSupport.requireSolutions(lab)
         let plan = ScenarioPlan(lab: lab.id, variant: "fixed", mode: .scripted, iterations: 2, seed: 3, stopAtFirstDetection: false)
         let outcome = ScenarioDriver.run(lab, plan: plan)

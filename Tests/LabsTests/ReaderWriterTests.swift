@@ -1,12 +1,19 @@
 import LabCatalog
-import RaceLabKit
+#if RACELAB_SOLUTIONS
+import SolutionCatalog
+#endif
+@_spi(LabAuthoring) import LabKit
+import RaceLabGrading
+import RaceLabHarness
+import RaceLabReports
+import TSanReports
 import XCTest
 
 /// reader-writer: the broken card is caught by both detectors the curriculum promises.
 final class ReaderWriterTests: XCTestCase {
     func testBrokenIsCaughtByTSanAndByATornReadWhileTheRenameIsHeld() throws {
-        let lab = try XCTUnwrap(labCatalog.lab("reader-writer"))
-        let settings = RunSettings(executable: LabsTestSupport.racelab, runs: 1, seed: 41)
+        let lab = try XCTUnwrap(testLabs.lab("reader-writer"))
+        let settings = RunSettings(executable: LabsTestSupport.child, runs: 1, seed: 41)
         let outcome = LabRunner.run(lab, variant: try XCTUnwrap(lab.variant(named: "broken")), mode: .scripted, settings: settings)
         let run = try XCTUnwrap(outcome.runs.first)
         XCTAssertTrue(run.fired(.tsan), TableReporter(colour: false).render([outcome]))

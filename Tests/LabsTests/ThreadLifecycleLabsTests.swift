@@ -1,13 +1,20 @@
 import LabCatalog
-import RaceLabKit
+#if RACELAB_SOLUTIONS
+import SolutionCatalog
+#endif
+@_spi(LabAuthoring) import LabKit
+import RaceLabGrading
+import RaceLabHarness
+import RaceLabReports
+import TSanReports
 import XCTest
 
 /// The async-operation and worker-thread labs, each broken variant in a child process: caught
 /// by the detectors its lesson promises, with messages that name what went wrong.
 final class ThreadLifecycleLabsTests: XCTestCase {
     func brokenRun(_ id: String, seed: UInt64) throws -> RunVerdict {
-        let lab = try XCTUnwrap(labCatalog.lab(id))
-        let settings = RunSettings(executable: LabsTestSupport.racelab, runs: 1, seed: seed)
+        let lab = try XCTUnwrap(testLabs.lab(id))
+        let settings = RunSettings(executable: LabsTestSupport.child, runs: 1, seed: seed)
         let outcome = LabRunner.run(lab, variant: try XCTUnwrap(lab.variant(named: "broken")), mode: .scripted, settings: settings)
         return try XCTUnwrap(outcome.runs.first)
     }

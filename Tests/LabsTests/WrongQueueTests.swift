@@ -1,12 +1,19 @@
 import LabCatalog
-import RaceLabKit
+#if RACELAB_SOLUTIONS
+import SolutionCatalog
+#endif
+@_spi(LabAuthoring) import LabKit
+import RaceLabGrading
+import RaceLabHarness
+import RaceLabReports
+import TSanReports
 import XCTest
 
 /// wrong-queue: only the harness's queue check sees the broken Clear; TSan has nothing to report.
 final class WrongQueueTests: XCTestCase {
     func testBrokenIsCaughtByTheQueueCheckAndNotByTSan() throws {
-        let lab = try XCTUnwrap(labCatalog.lab("wrong-queue"))
-        let settings = RunSettings(executable: LabsTestSupport.racelab, runs: 1, seed: 43)
+        let lab = try XCTUnwrap(testLabs.lab("wrong-queue"))
+        let settings = RunSettings(executable: LabsTestSupport.child, runs: 1, seed: 43)
         let outcome = LabRunner.run(lab, variant: try XCTUnwrap(lab.variant(named: "broken")), mode: .scripted, settings: settings)
         let run = try XCTUnwrap(outcome.runs.first)
         XCTAssertTrue(run.fired(.invariant), TableReporter(colour: false).render([outcome]))

@@ -65,5 +65,6 @@ int64_t rl_tsan_report_count(void);
 int rl_die_with_parent(void);
 
 #include "CRaceLabTrace.h"
+#include "CRaceLabSpawn.h"
 
 #endif

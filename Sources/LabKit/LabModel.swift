@@ -1,0 +1,83 @@
+import Foundation
+
+/// The three roles a variant can play in a lab.
+public enum VariantKind: String, Codable, Sendable, CaseIterable {
+    case broken, fixed, exercise
+
+    /// What the harness demands of this kind: broken must be caught, the others must be clean.
+    public var expectation: Expectation { self == .broken ? .detected : .clean }
+}
+
+public enum Expectation: String, Codable, Sendable {
+    case detected, clean
+}
+
+/// The ways a run can catch a bug.
+public enum Detector: String, Codable, Sendable, CaseIterable, Comparable {
+    /// ThreadSanitizer printed a report (data race, access race, lock-order inversion, leak...).
+    case tsan
+    /// A lab invariant failed (wrong value shown, UI touched off main, deinit off main...).
+    case invariant
+    /// The child process died on a signal (index out of range, SIGSEGV...).
+    case crash
+    /// The watchdog killed a child that stopped making progress (deadlock, lost wake-up).
+    case hang
+
+    public static func < (lhs: Detector, rhs: Detector) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}
+
+/// How a scenario is driven.
+public enum RunMode: String, Codable, CodingKeyRepresentable, Sendable, CaseIterable {
+    /// The driver waits at named checkpoints, so the bad interleaving happens every run.
+    case scripted
+    /// Checkpoints become seeded random delays and actions come at random moments.
+    case stress
+}
+
+/// Everything about a lab that is not code: shown by `racelab list`, used by reports. The parent
+/// learns it from `racelab-child catalog` (it links no lab code), hence Codable.
+public struct LabInfo: Codable, Sendable, Equatable {
+    public let id: String
+    public let title: String
+    /// Where the story comes from, e.g. "seed 000, listings 2-8".
+    public let source: String
+    /// One line: what goes wrong in the broken variant.
+    public let bug: String
+    /// What must hold, in words (each is checked by the scenario).
+    public let invariants: [String]
+    /// Which detectors are expected to catch the broken variant.
+    public let expectedDetectors: [Detector]
+    /// The lab's folder (lesson and variant sources live there).
+    public let folder: URL
+    /// Iterations per run when none are given.
+    public let defaultIterations: [RunMode: Int]
+    /// Seconds without progress before the watchdog kills a child (when --timeout is not given).
+    /// Labs whose broken variant hangs on purpose set it low, so each run costs little.
+    public let watchdogSeconds: Double
+
+    public init(
+        id: String,
+        title: String,
+        source: String,
+        bug: String,
+        invariants: [String],
+        expectedDetectors: [Detector],
+        defaultIterations: [RunMode: Int] = [.scripted: 3, .stress: 200],
+        watchdogSeconds: Double = 10,
+        scenarioFile: StaticString = #filePath
+    ) {
+        self.id = id
+        self.title = title
+        self.source = source
+        self.bug = bug
+        self.invariants = invariants
+        self.expectedDetectors = expectedDetectors
+        self.defaultIterations = defaultIterations
+        self.watchdogSeconds = watchdogSeconds
+        self.folder = URL(fileURLWithPath: "\(scenarioFile)").deletingLastPathComponent()
+    }
+
+    public var lessonFile: URL { folder.appendingPathComponent("README.md") }
+}

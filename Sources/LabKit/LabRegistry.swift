@@ -1,0 +1,45 @@
+import Foundation
+
+/// A lab as everything outside the child process sees it: its facts and its variants' names.
+/// The parent learns these from `racelab-child catalog` and never links lab code.
+public struct Lab: Codable, Sendable, Equatable {
+    public struct Variant: Codable, Sendable, Hashable {
+        public let kind: VariantKind
+        public let name: String
+
+        public init(kind: VariantKind, name: String) {
+            self.kind = kind
+            self.name = name
+        }
+    }
+
+    public let info: LabInfo
+    /// Broken first, then fixed, then the exercise; within a kind, in the order registered.
+    public let variants: [Variant]
+
+    public init(info: LabInfo, variants: [Variant]) {
+        let order: [VariantKind] = [.broken, .fixed, .exercise]
+        self.info = info
+        self.variants = variants.enumerated().sorted {
+            (order.firstIndex(of: $0.element.kind)!, $0.offset) < (order.firstIndex(of: $1.element.kind)!, $1.offset)
+        }.map(\.element)
+    }
+
+    public var id: String { info.id }
+
+    public func variant(named name: String) -> Variant? { variants.first { $0.name == name } }
+}
+
+/// The labs a build knows about, looked up by id.
+public struct LabRegistry: Codable, Sendable, Equatable {
+    public let labs: [Lab]
+
+    public init(_ labs: [Lab]) {
+        precondition(Set(labs.map(\.id)).count == labs.count, "duplicate lab ids")
+        self.labs = labs
+    }
+
+    public func lab(_ id: String) -> Lab? { labs.first { $0.id == id } }
+
+    public var ids: [String] { labs.map(\.id) }
+}

@@ -1,0 +1,344 @@
+import Foundation
+import LabKit
+import RaceLabHarness
+
+/// `racelab grade-all`: grades a folder of submissions (one entry per student) with the
+/// instructor's own racelab as the only judge.
+///
+/// The kit is copied once into a private workspace and its lab program (`racelab-child`) built
+/// there. For each student, only the exercise files are taken from the submission (read as
+/// plain files, never through a link, size-limited), checked against the exercise policy, put
+/// into that one tree and rebuilt (only what they change). Exercises that do not compile, or
+/// whose compiled code the policy refuses, are put back to the kit's and graded 0, so nothing a
+/// student wrote that was refused is ever run. The student's lab program is copied into a
+/// private folder of the student's and run in child processes; the parent (this process) links
+/// no lab code at all. Everything else in a submission is ignored (and noted if it differs).
+public final class ClassGrader {
+    public struct Settings: Sendable {
+        public var submissions: URL
+        /// The kit as handed out: its racelab-kit.json is the trusted manifest, and its files are
+        /// the ones every submission is built with.
+        public var kit: URL
+        public var output: URL
+        public var format: GradeFormat
+        public var labs: [String]?
+        public var seed: UInt64
+        /// Keep the workspace (tree, builds, student folders) instead of deleting it.
+        public var keep = false
+        public var swift = "swift"
+        public var buildTimeout: Double = 1800
+        /// The largest exercise file read from a submission.
+        public var maxExerciseBytes = 256 << 10
+
+        public init(submissions: URL, kit: URL, output: URL, format: GradeFormat, labs: [String]?, seed: UInt64) {
+            self.submissions = submissions
+            self.kit = kit
+            self.output = output
+            self.format = format
+            self.labs = labs
+            self.seed = seed
+        }
+    }
+
+    public struct StudentResult: Sendable {
+        public enum Status: String, Sendable {
+            case graded
+            /// The submission as a whole was refused (a link out of it, an exercise too large).
+            case rejected
+            /// Not a folder, or no kit in it.
+            case skipped
+            /// The harness failed.
+            case error
+        }
+
+        public var student: String
+        public var status: Status
+        public var report: GradeReport?
+        public var note: String
+        public var reportFile: URL?
+        public var elapsedSeconds: Double
+    }
+
+    public struct SetupError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public let settings: Settings
+    public let trusted: KitManifest
+    /// The labs of the kit, as its own lab program lists them.
+    public private(set) var registry = LabRegistry([])
+    let policy = GradingPolicy()
+    let workspace: URL
+    let tree: URL
+    var builder: ChildBuilder
+    /// The kit's exercise files, by path.
+    var kitExercises: [String: Data] = [:]
+    /// What each exercise file in the tree holds now, by path.
+    var inTree: [String: Data] = [:]
+    let calibrations: CalibrationFile?
+
+    public init(settings: Settings) throws(SetupError) {
+        self.settings = settings
+        do {
+            trusted = try KitManifest.read(from: settings.kit.appendingPathComponent(KitManifest.fileName))
+        } catch {
+            throw SetupError(description: "no readable \(KitManifest.fileName) in '\(settings.kit.path)': give --kit the folder racelab export wrote")
+        }
+        do {
+            workspace = try RunFolder.privateFolder(named: "racelab-grade-all").resolvingSymlinksInPath()
+        } catch {
+            throw SetupError(description: error.description)
+        }
+        tree = workspace.appendingPathComponent("kit")
+        builder = ChildBuilder(tree: tree)
+        builder.swift = settings.swift
+        builder.timeout = settings.buildTimeout
+        calibrations = CalibrationFile.read(packageAt: settings.kit)
+    }
+
+    /// Copies the kit into the workspace, builds its lab program and reads its labs.
+    public func prepare(onPhase: (String) -> Void) throws(SetupError) {
+        for path in trusted.files.keys.sorted() {
+            let source = settings.kit.appendingPathComponent(path)
+            guard let data = FileManager.default.contents(atPath: source.path),
+                  SHA256.hexString(SHA256.hash(Array(data))) == trusted.files[path] else {
+                throw SetupError(description: "the kit's \(path) is missing or differs from its manifest: export the kit again")
+            }
+            let target = tree.appendingPathComponent(path)
+            do {
+                try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try data.write(to: target)
+            } catch {
+                throw SetupError(description: "cannot copy the kit into \(tree.path): \(error.localizedDescription)")
+            }
+            if trusted.editable.contains(path) { kitExercises[path] = data; inTree[path] = data }
+        }
+        onPhase("building the kit")
+        let built = builder.build { onPhase("building the kit \(ClassGrader.duration($0))") }
+        guard built.succeeded else {
+            let log = workspace.appendingPathComponent("kit-build.log")
+            try? Data(built.log.utf8).write(to: log)
+            throw SetupError(description: "the kit itself does not build (\(built.timedOut ? "timed out" : "status \(built.status)")); log: \(log.path)")
+        }
+        do { registry = try ChildCatalog.load(from: builder.product) } catch { throw SetupError(description: error.description) }
+    }
+
+    /// Deletes the workspace (unless asked to keep it).
+    public func cleanUp() { if !settings.keep { try? FileManager.default.removeItem(at: workspace) } }
+
+    public var workspacePath: String { workspace.path }
+
+    var selectedLabs: [Lab] {
+        guard let ids = settings.labs else { return registry.labs }
+        return registry.labs.filter { ids.contains($0.id) }
+    }
+
+    /// The exercise files of `lab` in the manifest ("Labs/ListAdder/Exercise.swift").
+    func exercisePaths(of lab: Lab) -> [String] {
+        trusted.editable.filter { $0.hasPrefix("Labs/\(lab.info.folder.lastPathComponent)/") }
+    }
+
+    // MARK: One student
+
+    public func grade(_ entry: SubmissionFolder.Entry, onPhase: (String) -> Void) -> StudentResult {
+        let started = Date()
+        let student = entry.name
+        func finish(_ status: StudentResult.Status, _ report: GradeReport?, _ note: String) -> StudentResult {
+            var result = StudentResult(student: student, status: status, report: report, note: note, reportFile: nil,
+                                       elapsedSeconds: Date().timeIntervalSince(started))
+            if let report { result.reportFile = write(report, for: student) }
+            return result
+        }
+        func zero(_ status: LabGrade.Status, _ reason: String) -> GradeReport {
+            let grader = Grader(executable: URL(fileURLWithPath: "/nonexistent"), policy: policy, seed: settings.seed)
+            var report = grader.report(labs: [], integrity: unchecked(reason), calibrations: nil, command: "racelab grade-all", student: student)
+            report.labs = selectedLabs.compactMap { lab in
+                Grader.exercise(of: lab).map { grader.notGraded(lab, variant: $0, stress: plan(for: lab), status: status, reason: reason) }
+            }
+            report.maxScore = report.labs.map(\.maxScore).reduce(0, +)
+            return report
+        }
+        switch entry.kind {
+        case .link(let target):
+            let reason = "the submission is a link (to \(target)); submissions must be plain folders"
+            return finish(.rejected, zero(.rejected, reason), reason)
+        case .file:
+            return finish(.skipped, nil, "not a folder (unpack an archive first)")
+        case .folder:
+            break
+        }
+        onPhase("reading")
+        let root: URL
+        do { root = try SubmissionFolder.packageRoot(in: entry.url) } catch {
+            return finish(.skipped, zero(.failed, error.description), error.description)
+        }
+        let links = SubmissionFolder.links(in: root)
+        if !links.isEmpty {
+            let reason = "it holds links (\(links.prefix(3).joined(separator: ", "))\(links.count > 3 ? ", ..." : "")); submissions must be plain folders"
+            return finish(.rejected, zero(.rejected, reason), reason)
+        }
+
+        // The exercises: the submission's where present, else the kit's.
+        var exercises: [String: Data] = [:]
+        for path in trusted.editable {
+            do {
+                exercises[path] = try SubmissionFolder.read(path, in: root, maxBytes: settings.maxExerciseBytes) ?? kitExercises[path]
+            } catch {
+                return finish(.rejected, zero(.rejected, error.description), error.description)
+            }
+        }
+        let integrity = ignoredChanges(in: root)
+
+        // Source checks: a refused exercise is replaced by the kit's before anything is built.
+        var preset: [String: LabGrade] = [:]
+        let grader = Grader(executable: URL(fileURLWithPath: "/nonexistent"), policy: policy, seed: settings.seed, programName: "racelab")
+        for lab in registry.labs {
+            let violations = exercisePaths(of: lab).flatMap { path in
+                ExercisePolicy.check(source: String(decoding: exercises[path] ?? Data(), as: UTF8.self), file: path,
+                                     labModule: ExerciseChecks.labModule(of: lab))
+            }
+            if !violations.isEmpty {
+                for path in exercisePaths(of: lab) { exercises[path] = kitExercises[path] }
+                if let variant = Grader.exercise(of: lab) {
+                    preset[lab.id] = grader.rejected(lab, variant: variant, stress: plan(for: lab), violations: violations)
+                }
+            }
+        }
+
+        // Build; put back what does not compile or what the binary check refuses; build again.
+        onPhase("building")
+        var attempts = 0
+        while true {
+            attempts += 1
+            guard write(exercises) else { return finish(.error, nil, "cannot write into the workspace \(tree.path)") }
+            let built = builder.build { onPhase("building \(ClassGrader.duration($0))") }
+            var replaced = false
+            if built.succeeded {
+                for lab in registry.labs where preset[lab.id] == nil && studentWrote(lab, exercises) {
+                    guard let violations = ExerciseChecks.binary(of: lab, buildFolder: builder.buildFolder), !violations.isEmpty else { continue }
+                    replaced = true
+                    for path in exercisePaths(of: lab) { exercises[path] = kitExercises[path] }
+                    if let variant = Grader.exercise(of: lab) {
+                        preset[lab.id] = grader.rejected(lab, variant: variant, stress: plan(for: lab), violations: violations)
+                    }
+                }
+                if !replaced { break }
+            } else {
+                let folders = registry.labs.filter { studentWrote($0, exercises) }.map(\.info.folder.lastPathComponent)
+                let blamed = ChildBuilder.blamedLabFolders(in: built.log, labFolders: folders)
+                let targets = blamed.isEmpty ? Dictionary(uniqueKeysWithValues: folders.map { ($0, ChildBuilder.shortError(built.log.split(separator: "\n").first { $0.contains("error:") }.map(String.init) ?? "the build failed")) }) : blamed
+                guard !targets.isEmpty, attempts < 6 else {
+                    let log = settings.output.appendingPathComponent("\(Self.fileName(for: student)).build.log")
+                    try? Data(built.log.utf8).write(to: log)
+                    return finish(.error, nil, "the kit with this submission's exercises put back does not build; see \(log.lastPathComponent)")
+                }
+                for lab in registry.labs where targets[lab.info.folder.lastPathComponent] != nil {
+                    for path in exercisePaths(of: lab) { exercises[path] = kitExercises[path] }
+                    if let variant = Grader.exercise(of: lab) {
+                        let error = targets[lab.info.folder.lastPathComponent] ?? "the build failed"
+                        var grade = grader.notGraded(lab, variant: variant, stress: plan(for: lab), status: .failed,
+                                                     reason: "\(exercisePaths(of: lab).joined(separator: ", ")) does not compile: \(error)")
+                        grade.message = "\(lab.id): 0/\(Grader.points(policy.pointsPerLab)), \(grade.exerciseFile) does not compile against the kit: \(error)"
+                        preset[lab.id] = grade
+                    }
+                }
+            }
+        }
+
+        // Run the student's lab program from a private folder of the student's.
+        let studentFolder = workspace.appendingPathComponent("students").appendingPathComponent(UUID().uuidString)
+        let program = studentFolder.appendingPathComponent("racelab-child")
+        do {
+            try FileManager.default.createDirectory(at: studentFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.copyItem(at: builder.product, to: program)
+        } catch {
+            return finish(.error, nil, "cannot set up the student's folder: \(error.localizedDescription)")
+        }
+        defer { if !settings.keep { try? FileManager.default.removeItem(at: studentFolder) } }
+        onPhase("grading")
+        let studentGrader = Grader(executable: program, policy: policy, seed: settings.seed, programName: ".build/debug/racelab", root: tree)
+        let report = studentGrader.report(labs: selectedLabs, integrity: integrity, calibrations: calibrations, command: "racelab grade-all",
+                                          student: student, preset: preset) { onPhase("grading: \($0)") }
+        if let failure = report.harnessFailure { return finish(.error, report, "harness failure: \(failure)") }
+        let notes = [
+            preset.values.filter { $0.status == .rejected }.map(\.lab).sorted().nonEmpty.map { "rejected: \($0.joined(separator: ", "))" },
+            preset.values.filter { $0.status == .failed }.map(\.lab).sorted().nonEmpty.map { "did not compile: \($0.joined(separator: ", "))" },
+            integrity.status == .tampered ? "other changes ignored" : nil,
+        ].compactMap { $0 }
+        return finish(.graded, report, notes.joined(separator: "; "))
+    }
+
+    /// Whether the student's exercise for `lab` differs from the kit's.
+    func studentWrote(_ lab: Lab, _ exercises: [String: Data]) -> Bool {
+        exercisePaths(of: lab).contains { exercises[$0] != kitExercises[$0] }
+    }
+
+    /// Writes into the tree the exercise files that differ from what it holds (so the build
+    /// recompiles only those).
+    func write(_ exercises: [String: Data]) -> Bool {
+        for (path, data) in exercises where inTree[path] != data {
+            do { try data.write(to: tree.appendingPathComponent(path)) } catch { return false }
+            inTree[path] = data
+        }
+        return true
+    }
+
+    /// Files of the submission that differ from the kit outside the exercises: noted, never used.
+    func ignoredChanges(in root: URL) -> GradeIntegrity {
+        let findings = TamperCheck.check(root, against: trusted, checkManifestCopy: false)
+        guard !findings.isEmpty else {
+            return GradeIntegrity(status: .verified, manifestDigest: trusted.digest, findings: [],
+                                  message: "only exercise files differ from the kit (\(trusted.files.count) files checked)")
+        }
+        return GradeIntegrity(status: .tampered, manifestDigest: trusted.digest, findings: findings,
+                              message: "changed outside the exercise files, ignored (the kit's own files were used): \(TamperCheck.summary(findings))")
+    }
+
+    func unchecked(_ reason: String) -> GradeIntegrity {
+        GradeIntegrity(status: .unchecked, manifestDigest: trusted.digest, findings: [], message: reason)
+    }
+
+    func plan(for lab: Lab) -> StressPlan {
+        StressPlan.make(lab, calibration: calibrations?.current(for: lab), policy: policy)
+    }
+
+    // MARK: Reports
+
+    /// The report file's name for a student: hidden names get a visible one.
+    static func fileName(for student: String) -> String {
+        student.hasPrefix(".") ? "_" + student.dropFirst() : student
+    }
+
+    func write(_ report: GradeReport, for student: String) -> URL? {
+        let url = settings.output.appendingPathComponent("\(Self.fileName(for: student)).\(settings.format.fileExtension)")
+        return (try? Data(settings.format.render(report).utf8).write(to: url, options: .atomic)) == nil ? nil : url
+    }
+
+    public static func duration(_ seconds: Double) -> String {
+        let whole = Int(seconds)
+        return whole < 60 ? "\(whole)s" : "\(whole / 60)m\(String(format: "%02d", whole % 60))s"
+    }
+
+    /// `summary.csv`: one row per student.
+    public static func summaryCSV(_ results: [StudentResult], labs: [String]) -> String {
+        var rows = [(["student", "status", "score", "max_score"] + labs + ["seconds", "note"]).map(csv).joined(separator: ",")]
+        for result in results {
+            let report = result.report
+            var cells = [result.student, result.status.rawValue,
+                         report.map { Grader.points($0.score) } ?? "0", report.map { Grader.points($0.maxScore) } ?? ""]
+            for lab in labs { cells.append(report?.labs.first { $0.lab == lab }.map { Grader.points($0.score) } ?? "") }
+            cells += [String(format: "%.0f", result.elapsedSeconds), result.note]
+            rows.append(cells.map(csv).joined(separator: ","))
+        }
+        return rows.joined(separator: "\n") + "\n"
+    }
+
+    static func csv(_ value: String) -> String {
+        guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) else { return value }
+        return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
+
+extension Array {
+    var nonEmpty: Self? { isEmpty ? nil : self }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import LabKit
+
+/// The exercise policy applied to a lab's exercise as it is on disk: its source files
+/// (`Labs/<Lab>/Exercise*.swift`) and, once built, its compiled module (`<Lab>Exercises`).
+public enum ExerciseChecks {
+    /// The module an exercise is compiled into (Package.swift's naming).
+    public static func exerciseModule(of lab: Lab) -> String { lab.info.folder.lastPathComponent + "Exercises" }
+
+    /// The lab's own module, which its exercise may import.
+    public static func labModule(of lab: Lab) -> String { lab.info.folder.lastPathComponent }
+
+    /// Exercise*.swift in the lab's folder, sorted.
+    public static func exerciseFiles(of lab: Lab) -> [URL] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: lab.info.folder.path)) ?? []
+        return names.filter { $0.hasPrefix("Exercise") && $0.hasSuffix(".swift") }.sorted().map { lab.info.folder.appendingPathComponent($0) }
+    }
+
+    /// Source violations of the lab's exercise files; `root` makes the file names relative.
+    public static func source(of lab: Lab, root: URL?) -> [PolicyViolation] {
+        exerciseFiles(of: lab).flatMap { url -> [PolicyViolation] in
+            let name = root.map { PackageRoot.relative(url.path, to: $0) } ?? url.path
+            guard let text = try? String(contentsOf: url, encoding: .utf8) else {
+                return [PolicyViolation(rule: "import", file: name, line: nil, construct: "an unreadable file", why: "the exercise must be UTF-8 Swift source")]
+            }
+            return ExercisePolicy.check(source: text, file: name, labModule: labModule(of: lab))
+        }
+    }
+
+    /// Binary violations of the lab's compiled exercise in `buildFolder` (`.build/debug`), or
+    /// nil when there is nothing to inspect (not built here, or not an ELF platform).
+    public static func binary(of lab: Lab, buildFolder: URL) -> [PolicyViolation]? {
+        let module = exerciseModule(of: lab)
+        let folder = buildFolder.appendingPathComponent("\(module).build")
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return nil }
+        let objects = names.filter { $0.hasSuffix(".o") }.sorted()
+        guard !objects.isEmpty else { return nil }
+        var found: [PolicyViolation] = []
+        for name in objects {
+            do {
+                let object = try ObjectFile(contentsOf: folder.appendingPathComponent(name))
+                found += ExercisePolicy.check(object: object, file: "\(module)/\(name)", module: module)
+            } catch {
+                #if os(Linux)
+                found.append(PolicyViolation(rule: "custom-section", file: "\(module)/\(name)", line: nil, construct: "an unreadable object file",
+                                             why: error.description))
+                #else
+                return nil  // Mach-O: the binary check is Linux-only
+                #endif
+            }
+        }
+        return found
+    }
+
+}
+
+extension ExerciseChecks {
+    /// Every lab of `labs` whose exercise breaks the policy, in source or (when `buildFolder`
+    /// holds its compiled module) in the binary.
+    public static func rejections(of labs: [Lab], root: URL?, buildFolder: URL?) -> [String: [PolicyViolation]] {
+        var out: [String: [PolicyViolation]] = [:]
+        for lab in labs {
+            var violations = source(of: lab, root: root)
+            if let buildFolder { violations += binary(of: lab, buildFolder: buildFolder) ?? [] }
+            if !violations.isEmpty { out[lab.id] = violations }
+        }
+        return out
+    }
+}

@@ -1,0 +1,233 @@
+import Foundation
+import LabKit
+import RaceLabHarness
+import TSanReports
+
+/// The formats `racelab grade --format` writes.
+public enum GradeFormat: String, CaseIterable, Sendable {
+    case text, json, junit, gradescope
+
+    /// File extension for per-student reports (grade-all).
+    public var fileExtension: String {
+        switch self {
+        case .text: "txt"
+        case .json: "json"
+        case .junit: "xml"
+        case .gradescope: "results.json"
+        }
+    }
+
+    public func render(_ report: GradeReport) -> String {
+        switch self {
+        case .text: GradeText.render(report)
+        case .json: GradeJSON.render(report)
+        case .junit: GradeJUnit.render(report)
+        case .gradescope: GradeGradescope.render(report)
+        }
+    }
+}
+
+/// Plain text: a table, then what is wrong in each lab, then the stress plan with its numbers.
+public enum GradeText {
+    public static func render(_ report: GradeReport) -> String {
+        var out: [String] = []
+        let who = report.student.map { " for \($0)" } ?? ""
+        out.append("RaceLab grade\(who): \(report.labs.count) lab(s), base seed \(report.seed), exercises only")
+        out.append("Kit check: \(report.integrity.status.rawValue): \(report.integrity.message)")
+        out.append("")
+        let header = ["LAB", "SCRIPTED", "STRESS", "SCORE", "STATUS"]
+        let rows = report.labs.map { lab -> [String] in
+            let cells = lab.passes.map { "\($0.status.rawValue.uppercased()) (\(Grader.points($0.score))/\(Grader.points($0.maxScore)))" }
+            return [lab.lab, cells.first ?? "-", cells.dropFirst().first ?? "-",
+                    "\(Grader.points(lab.score))/\(Grader.points(lab.maxScore))", lab.status.rawValue]
+        }
+        out += table(header, rows + [["TOTAL", "", "", "\(Grader.points(report.score))/\(Grader.points(report.maxScore))", ""]])
+        for lab in report.labs {
+            out.append("")
+            out.append(lab.message)
+            for pass in lab.passes where pass.status != .passed {
+                out += passLines(pass).map { "  " + $0 }
+            }
+        }
+        out.append("")
+        out.append("Stress pass per lab (iterations, and the chance that an unfixed exercise passes it):")
+        for lab in report.labs {
+            out.append("  \(lab.lab): \(lab.stress.runs) x \(lab.stress.iterationsPerRun) iterations; chance \(lab.stress.chanceText)")
+            out.append("    measured: \(lab.stress.basis)")
+        }
+        for note in report.notes { out.append("note: \(note)") }
+        if let failure = report.harnessFailure { out.append("HARNESS FAILURE: \(failure)") }
+        out.append(String(format: "Score %@/%@ in %.1fs.", Grader.points(report.score), Grader.points(report.maxScore), report.elapsedSeconds))
+        return out.joined(separator: "\n")
+    }
+
+    /// A failing pass: its summary, the first problem in full, the others one line each.
+    public static func passLines(_ pass: PassGrade) -> [String] {
+        var lines = ["\(pass.name) (\(pass.size)): \(pass.status.rawValue.uppercased()), \(pass.summary)"]
+        for (index, problem) in pass.problems.enumerated() {
+            if index == 0 {
+                lines.append("  lab \(problem.lab), variant \(problem.variant), seed \(problem.seed)" + (problem.iteration.map { ", iteration \($0)" } ?? "") + ":")
+                lines += problem.lines.map { "    " + $0 }
+                lines.append("    reproduce: \(problem.reproduce)")
+            } else {
+                lines.append("  also seed \(problem.seed) (same command with --seed \(problem.seed)): \(problem.lines.first ?? "")")
+            }
+        }
+        return lines
+    }
+
+    static func table(_ header: [String], _ rows: [[String]]) -> [String] {
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        return ([header] + rows).map { cells in
+            cells.enumerated().map { index, cell in
+                index == cells.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+        }
+    }
+}
+
+public enum GradeJSON {
+    public static func render(_ report: GradeReport) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return String(decoding: (try? encoder.encode(report)) ?? Data("{}".utf8), as: UTF8.self)
+    }
+
+    public static func decode(_ text: String) -> GradeReport? {
+        try? JSONDecoder().decode(GradeReport.self, from: Data(text.utf8))
+    }
+}
+
+/// JUnit XML as Maven Surefire writes it (surefire-test-report-3.0.xsd): one `<testsuite>`, a
+/// `<testcase>` per lab and pass (classname `racelab.<lab>`), `<failure>` for a pass that caught
+/// a bug, `<error>` for one that could not be judged or was tampered with.
+public enum GradeJUnit {
+    public static func render(_ report: GradeReport) -> String {
+        let cases = report.labs.flatMap { lab in lab.passes.map { (lab, $0) } }
+        let failures = cases.filter { $0.1.status == .failed || $0.1.status == .rejected }.count
+        let errors = cases.filter { $0.1.status == .error || $0.1.status == .forged }.count
+        var out = [#"<?xml version="1.0" encoding="UTF-8"?>"#]
+        out.append(#"<testsuite xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" "#
+            + #"xsi:noNamespaceSchemaLocation="https://maven.apache.org/surefire/maven-surefire-plugin/xsd/surefire-test-report-3.0.xsd" "#
+            + #"version="3.0" name="\#(attribute("racelab.grade" + (report.student.map { "." + $0 } ?? "")))" "#
+            + #"time="\#(time(report.elapsedSeconds))" tests="\#(cases.count)" errors="\#(errors)" skipped="0" failures="\#(failures)">"#)
+        var properties: [(String, String)] = [
+            ("seed", String(report.seed)), ("score", Grader.points(report.score)), ("max_score", Grader.points(report.maxScore)),
+            ("integrity", report.integrity.status.rawValue), ("integrity.message", report.integrity.message),
+        ]
+        if let student = report.student { properties.append(("student", student)) }
+        for lab in report.labs {
+            properties.append(("\(lab.lab).score", "\(Grader.points(lab.score))/\(Grader.points(lab.maxScore))"))
+            properties.append(("\(lab.lab).stress.iterations", "\(lab.stress.runs) x \(lab.stress.iterationsPerRun)"))
+            properties.append(("\(lab.lab).stress.unfixed_pass_chance", lab.stress.chanceText))
+        }
+        out.append("  <properties>")
+        for (name, value) in properties {
+            out.append(#"    <property name="\#(attribute(name))" value="\#(attribute(value))"/>"#)
+        }
+        out.append("  </properties>")
+        for (lab, pass) in cases {
+            out.append(#"  <testcase name="\#(attribute(pass.name))" classname="racelab.\#(attribute(lab.lab))" time="\#(time(pass.elapsedSeconds))">"#)
+            let detail = GradeText.passLines(pass).joined(separator: "\n")
+            switch pass.status {
+            case .passed:
+                break
+            case .failed:
+                out.append(#"    <failure message="\#(attribute(lab.message))" type="racelab.detected">\#(text(detail))</failure>"#)
+            case .rejected:
+                let reasons = (lab.violations ?? []).map(\.description).joined(separator: "\n")
+                out.append(#"    <failure message="\#(attribute(lab.message))" type="racelab.rejected">\#(text(reasons))</failure>"#)
+            case .error, .forged:
+                let type = pass.status == .forged || lab.status == .tampered ? "racelab.tampered" : "racelab.error"
+                out.append(#"    <error message="\#(attribute(lab.message))" type="\#(type)">\#(text(detail))</error>"#)
+            }
+            let about = "\(lab.message)\n\(pass.name): \(pass.size), \(pass.summary)\n"
+                + "stress plan: \(lab.stress.runs) x \(lab.stress.iterationsPerRun) iterations; chance an unfixed exercise passes: \(lab.stress.chanceText)"
+            out.append("    <system-out>\(text(about))</system-out>")
+            out.append("  </testcase>")
+        }
+        out.append("</testsuite>")
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    /// Surefire's time: seconds with at most three decimals, no grouping.
+    static func time(_ seconds: Double) -> String { String(format: "%.3f", max(seconds, 0)) }
+
+    static func text(_ value: String) -> String {
+        var out = ""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\n", "\t", "\r": out.unicodeScalars.append(scalar)
+            default:
+                // XML 1.0 forbids most control characters even as references: drop them.
+                if scalar.value < 0x20 || (0xFFFE...0xFFFF).contains(scalar.value) { continue }
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    static func attribute(_ value: String) -> String {
+        text(value).replacingOccurrences(of: "\"", with: "&quot;")
+            .replacingOccurrences(of: "\n", with: "&#10;").replacingOccurrences(of: "\t", with: "&#9;")
+            .replacingOccurrences(of: "\r", with: "&#13;")
+    }
+}
+
+/// Gradescope's results.json (gradescope-autograders.readthedocs.io, "Autograder
+/// Specifications"): the total `score`, and a test per lab and pass with `name`, `score`,
+/// `max_score`, `status`, `output` and `visibility`.
+public enum GradeGradescope {
+    struct Results: Encodable {
+        struct Test: Encodable {
+            let name: String
+            let score: Double
+            let max_score: Double
+            let status: String
+            let output: String
+            let visibility: String
+        }
+
+        let score: Double
+        let execution_time: Int
+        let output: String
+        let visibility: String
+        let stdout_visibility: String
+        let tests: [Test]
+    }
+
+    public static func render(_ report: GradeReport) -> String {
+        var tests: [Results.Test] = []
+        for lab in report.labs {
+            for pass in lab.passes {
+                var output = [lab.message, ""]
+                if pass.status == .passed {
+                    output.append("\(pass.name) (\(pass.size)): passed, \(pass.summary)")
+                } else {
+                    output += GradeText.passLines(pass)
+                }
+                if pass.mode == .stress {
+                    output.append("")
+                    output.append("Stress iterations: \(lab.stress.runs) x \(lab.stress.iterationsPerRun). Chance that an unfixed exercise passes: \(lab.stress.chanceText); measured: \(lab.stress.basis).")
+                }
+                tests.append(Results.Test(
+                    name: "\(lab.lab): \(pass.name)", score: pass.score, max_score: pass.maxScore,
+                    status: pass.status == .passed ? "passed" : "failed",
+                    output: output.joined(separator: "\n"),
+                    visibility: "visible"))
+            }
+        }
+        var summary = ["RaceLab: \(Grader.points(report.score))/\(Grader.points(report.maxScore)). Kit check: \(report.integrity.status.rawValue): \(report.integrity.message)."]
+        summary += report.notes
+        if let failure = report.harnessFailure { summary.append("Harness failure: \(failure)") }
+        let results = Results(score: report.score, execution_time: Int(report.elapsedSeconds.rounded()),
+                              output: summary.joined(separator: "\n"), visibility: "visible", stdout_visibility: "hidden",
+                              tests: tests)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return String(decoding: (try? encoder.encode(results)) ?? Data("{}".utf8), as: UTF8.self)
+    }
+}

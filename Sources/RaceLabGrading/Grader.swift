@@ -1,0 +1,301 @@
+import Foundation
+import LabKit
+import RaceLabHarness
+import TSanReports
+
+/// Grades exercise variants: per lab a scripted pass (the bad interleaving forced at the lab's
+/// checkpoints) and a stress pass (random timing, as many iterations as the calibration says
+/// an unfixed exercise cannot survive). A pass scores its points only when every run is clean.
+/// `racelab check` (one lab, for the student) and `racelab grade` (for the record) share it.
+public struct Grader {
+    public var executable: URL
+    public var policy: GradingPolicy
+    public var seed: UInt64
+    /// How the user invoked racelab, for the reproduce commands.
+    public var programName: String
+    /// The package's folder, for relative file names in messages (nil: absolute).
+    public var root: URL?
+
+    public init(executable: URL, policy: GradingPolicy = GradingPolicy(), seed: UInt64, programName: String = "racelab", root: URL? = nil) {
+        self.executable = executable
+        self.policy = policy
+        self.seed = seed
+        self.programName = programName
+        self.root = root
+    }
+
+    /// The variant graded for `lab`: the first exercise (the one Scenario.swift lists).
+    public static func exercise(of lab: Lab) -> Lab.Variant? { lab.variants.first { $0.kind == .exercise } }
+
+    /// The exercise's file, relative to the package ("Labs/ListAdder/Exercise.swift").
+    public func exerciseFile(of lab: Lab) -> String {
+        let path = lab.info.folder.appendingPathComponent("Exercise.swift").path
+        return root.map { PackageRoot.relative(path, to: $0) } ?? path
+    }
+
+    /// The stress plan for `lab`: the stored calibration if current, else measured now.
+    public func stressPlan(for lab: Lab, calibrations: CalibrationFile?, measureIfMissing: Bool,
+                           onProgress: (String) -> Void = { _ in }) -> (StressPlan, StressCalibration?) {
+        if let calibration = calibrations?.current(for: lab) {
+            return (StressPlan.make(lab, calibration: calibration, policy: policy), nil)
+        }
+        guard measureIfMissing else { return (StressPlan.make(lab, calibration: nil, policy: policy), nil) }
+        let measured = Calibrator.measure(lab, executable: executable) { onProgress("\(lab.id): calibrating, \($0)") }
+        return (StressPlan.make(lab, calibration: measured, policy: policy, calibratedNow: measured != nil), measured)
+    }
+
+    /// Both passes of one lab's exercise (`variant`: another variant stands in, in tests).
+    public func grade(_ lab: Lab, variant: Lab.Variant, stress: StressPlan, onProgress: (String) -> Void = { _ in }) -> LabGrade {
+        var scriptedSettings = RunSettings(executable: executable, runs: policy.scriptedRuns, seed: seed, programName: programName)
+        scriptedSettings.iterations = nil
+        let scripted = LabRunner.run(lab, variant: variant, mode: .scripted, settings: scriptedSettings) {
+            onProgress("\(lab.id): scripted pass, run \($0)/\(policy.scriptedRuns)")
+        }
+        let stressSettings = RunSettings(executable: executable, iterations: stress.iterationsPerRun, runs: stress.runs,
+                                         seed: seed &+ 1000, programName: programName)
+        let stressed = LabRunner.run(lab, variant: variant, mode: .stress, settings: stressSettings) {
+            onProgress("\(lab.id): stress pass, run \($0)/\(stress.runs) (\(stress.iterationsPerRun) iterations)")
+        }
+        let passes = [
+            pass(scripted, lab: lab, iterations: lab.info.defaultIterations[.scripted] ?? 1, points: policy.scriptedPoints),
+            pass(stressed, lab: lab, iterations: stress.iterationsPerRun, points: policy.stressPoints),
+        ]
+        return labGrade(lab, variant: variant, passes: passes, stress: stress)
+    }
+
+    /// A lab scored zero without running anything (a tampered submission).
+    public func notGraded(_ lab: Lab, variant: Lab.Variant, stress: StressPlan, status: LabGrade.Status, reason: String) -> LabGrade {
+        let passes = [(RunMode.scripted, policy.scriptedPoints, lab.info.defaultIterations[.scripted] ?? 1, policy.scriptedRuns),
+                      (.stress, policy.stressPoints, stress.iterationsPerRun, stress.runs)].map { mode, points, iterations, runs in
+            PassGrade(mode: mode, runs: runs, iterationsPerRun: iterations, status: .error, score: 0, maxScore: points,
+                      summary: "not run: \(reason)", problems: [], elapsedSeconds: 0)
+        }
+        return LabGrade(lab: lab.id, title: lab.info.title, bug: lab.info.bug, variant: variant.name, exerciseFile: exerciseFile(of: lab),
+                        status: status, score: 0, maxScore: policy.pointsPerLab,
+                        message: "\(lab.id): 0/\(Self.points(policy.pointsPerLab)), not graded: \(reason).", passes: passes, stress: stress)
+    }
+
+    /// A lab whose exercise the exercise checks refused: zero, not run, and why (file, line,
+    /// construct). Nothing of it ran.
+    public func rejected(_ lab: Lab, variant: Lab.Variant, stress: StressPlan, violations: [PolicyViolation]) -> LabGrade {
+        let shown = violations.prefix(3).map(\.description).joined(separator: "; ")
+        let more = violations.count > 3 ? " (+\(violations.count - 3) more)" : ""
+        var grade = notGraded(lab, variant: variant, stress: stress, status: .rejected, reason: "rejected by the exercise checks")
+        for index in grade.passes.indices {
+            grade.passes[index].status = .rejected
+            grade.passes[index].summary = "not run: the exercise was rejected"
+        }
+        grade.message = "\(lab.id): 0/\(Self.points(policy.pointsPerLab)), rejected: \(shown)\(more). "
+            + "A fix needs none of this; remove it and check again (racelab check \(lab.id))."
+        grade.violations = violations
+        return grade
+    }
+
+    // MARK: Judging
+
+    /// Whatever the variant's kind (a stand-in broken or fixed variant in tests), a pass demands
+    /// what an exercise must be: clean in every run.
+    func pass(_ outcome: VariantOutcome, lab: Lab, iterations: Int, points: Double) -> PassGrade {
+        let total = outcome.runs.count
+        let forged = outcome.runs.contains { $0.harnessError?.contains("forged") == true }
+        let detected = outcome.runs.filter { $0.harnessError == nil && $0.detected }.count
+        let clean = total > 0 && outcome.harnessErrors == 0 && detected == 0
+        let status: PassGrade.Status
+        let summary: String
+        if forged {
+            status = .forged
+            summary = "a run printed a result line the harness did not sign (a forged result): not a pass"
+        } else if clean {
+            status = .passed
+            summary = "clean in \(total) of \(total) runs"
+        } else if detected > 0 {
+            status = .failed
+            summary = "a bug was caught in \(detected) of \(total) run\(total == 1 ? "" : "s")"
+                + (outcome.harnessErrors > 0 ? "; \(outcome.harnessErrors) could not be judged" : "")
+        } else {
+            status = .error
+            summary = "\(outcome.harnessErrors) of \(total) runs could not be judged"
+        }
+        let offending = outcome.runs.filter { $0.harnessError != nil || $0.detected }
+        let problems = offending.enumerated().map { index, run in problem(run, lab: lab, full: index == 0) }
+        let harnessFailure = outcome.runs.compactMap(\.harnessError).first {
+            $0.hasPrefix("could not start") || $0.contains("without ThreadSanitizer")
+        }
+        return PassGrade(mode: outcome.mode, runs: total, iterationsPerRun: iterations, status: status,
+                         score: status == .passed ? points : 0, maxScore: points, summary: summary, problems: problems,
+                         elapsedSeconds: outcome.runs.map(\.elapsedSeconds).reduce(0, +), harnessFailure: harnessFailure)
+    }
+
+    func labGrade(_ lab: Lab, variant: Lab.Variant, passes: [PassGrade], stress: StressPlan) -> LabGrade {
+        let score = passes.map(\.score).reduce(0, +)
+        let maxScore = passes.map(\.maxScore).reduce(0, +)
+        let status: LabGrade.Status
+        if passes.contains(where: { $0.status == .forged }) {
+            status = .tampered
+        } else if passes.allSatisfy({ $0.status == .passed }) {
+            status = .passed
+        } else if passes.contains(where: { $0.status == .error }) && !passes.contains(where: { $0.status == .failed }) {
+            status = .error
+        } else {
+            status = score > 0 ? .partial : .failed
+        }
+        let points = "\(Self.points(score))/\(Self.points(maxScore))"
+        let file = exerciseFile(of: lab)
+        var message: String
+        switch status {
+        case .passed:
+            message = "\(lab.id): \(points), fixed. The bug (\(lab.info.bug)) did not show in \(passes.map { "the \($0.name) (\($0.size))" }.joined(separator: " or "))."
+        case .tampered:
+            message = "\(lab.id): \(points), tampered: a run of \(file) printed a forged result line."
+            if let first = passes.first(where: { $0.status == .forged })?.problems.first {
+                message += " Lab \(lab.id), variant \(variant.name), seed \(first.seed); reproduce: \(first.reproduce)"
+            }
+        default:
+            let failing = passes.filter { $0.status != .passed }
+            let what = failing.map { pass in
+                let detectors = Set(pass.problems.flatMap(\.detectors)).sorted()
+                return "\(pass.name): \(detectors.isEmpty ? pass.summary : detectors.joined(separator: ", "))"
+            }.joined(separator: "; ")
+            message = "\(lab.id): \(points), not fixed yet. The bug: \(lab.info.bug). Still caught in \(file) by \(what)."
+            if let first = failing.first?.problems.first {
+                message += " First failing run: lab \(lab.id), variant \(variant.name), seed \(first.seed); reproduce: \(first.reproduce)"
+            }
+        }
+        return LabGrade(lab: lab.id, title: lab.info.title, bug: lab.info.bug, variant: variant.name, exerciseFile: file,
+                        status: status, score: score, maxScore: maxScore, message: message, passes: passes, stress: stress)
+    }
+
+    /// One run's problems in plain words: the detector, the TSan race tied to the exercise's own
+    /// lines, the invariant, the crash; the seed and the command that replays it.
+    func problem(_ run: RunVerdict, lab: Lab, full: Bool) -> GradeProblem {
+        var lines: [String] = []
+        var detectors = run.detections.map(\.detector.rawValue)
+        if let error = run.harnessError {
+            if error.contains("forged") {
+                detectors.append("forged")
+                lines.append("the run printed a result line the harness did not sign, so it cannot count: \(error)")
+            } else {
+                detectors.append("error")
+                lines.append("the run could not be judged: \(error)")
+            }
+        }
+        guard full else {
+            let headline = run.detections.first.map { "\($0.detector.rawValue): \($0.summary)" } ?? lines.first ?? "clean"
+            return GradeProblem(lab: run.lab, variant: run.variant, seed: run.seed, iteration: run.detections.first?.iteration, detectors: detectors,
+                                lines: [headline], reproduce: run.reproduce)
+        }
+        for detection in run.detections {
+            switch detection.detector {
+            case .tsan:
+                let reports = run.reports.prefix(2)
+                if reports.isEmpty { lines.append("ThreadSanitizer reported a race: \(detection.summary)") }
+                for report in reports {
+                    let kind = report.kind == .other ? report.title : report.kind.rawValue
+                    lines.append("ThreadSanitizer found a \(kind):")
+                    for access in report.accesses.prefix(2) { lines.append("  " + describe(access, lab: lab)) }
+                }
+                if run.reports.count > 2 { lines.append("  (+\(run.reports.count - 2) more report(s))") }
+            case .invariant:
+                for failure in run.failures.prefix(2) {
+                    let place = failure.shortLocation
+                    let own = isExercise(failure.file, lab: lab) ? "at your line \(place)" : "checked at \(place)"
+                    lines.append("a lab check failed: \(failure.message) (\(own))")
+                }
+                if run.failures.count > 2 { lines.append("  (+\(run.failures.count - 2) more failed check(s))") }
+            case .crash:
+                lines.append("the program crashed: \(detection.summary)")
+            case .hang:
+                lines.append("the program stopped making progress and was killed: \(detection.summary)")
+            }
+        }
+        return GradeProblem(lab: run.lab, variant: run.variant, seed: run.seed, iteration: run.detections.compactMap(\.iteration).min(), detectors: detectors,
+                            lines: lines, reproduce: run.reproduce)
+    }
+
+    /// "your line Exercise.swift:39: thread T2 read in closure #1 in ListAdderExercise.recalculate()".
+    func describe(_ access: TSanReport.Access, lab: Lab) -> String {
+        let action = access.description.hasPrefix("Mutex") ? "lock" : (access.isWrite ? "write" : "read")
+        let who = access.thread ?? "a thread"
+        if let own = access.frames.first(where: { isExercise($0.file, lab: lab) }) {
+            let place = own.shortLocation ?? "?"
+            return (place.contains(":") ? "your line \(place)" : "your code in \(place)") + ": \(who) \(action) in \(own.demangled)"
+        }
+        if let frame = access.frames.first(where: { $0.file != nil }) ?? access.frames.first {
+            return "\(frame.shortLocation ?? frame.module ?? "?"): \(who) \(action) in \(frame.demangled)"
+        }
+        return "\(who) \(action)"
+    }
+
+    /// A file of the lab's exercise (Labs/<Lab>/Exercise*.swift).
+    func isExercise(_ file: String?, lab: Lab) -> Bool {
+        guard let file else { return false }
+        let folder = lab.info.folder.path.hasSuffix("/") ? lab.info.folder.path : lab.info.folder.path + "/"
+        guard file.hasPrefix(folder) else { return false }
+        let name = String(file.dropFirst(folder.count))
+        return !name.contains("/") && name.hasPrefix("Exercise")
+    }
+
+    /// 5 -> "5", 2.5 -> "2.5".
+    public static func points(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(format: "%g", value)
+    }
+}
+
+extension Grader {
+    /// Grades `labs` (their exercises) into one report. A tampered package is not run at all:
+    /// every lab scores zero and says why.
+    /// `preset`: grades decided without running (an exercise the exercise checks refused, one
+    /// that does not compile), by lab id; those labs are not run.
+    public func report(labs: [Lab], integrity: GradeIntegrity, calibrations: CalibrationFile?, command: String,
+                       student: String? = nil, preset: [String: LabGrade] = [:],
+                       onProgress: (String) -> Void = { _ in }) -> GradeReport {
+        let started = Date()
+        var grades: [LabGrade] = []
+        var notes: [String] = []
+        for lab in labs {
+            guard let variant = Self.exercise(of: lab) else {
+                notes.append("\(lab.id) has no exercise variant: not graded")
+                continue
+            }
+            if integrity.status == .tampered {
+                let plan = StressPlan.make(lab, calibration: calibrations?.current(for: lab), policy: policy)
+                grades.append(notGraded(lab, variant: variant, stress: plan, status: .tampered,
+                                        reason: "the submission was changed outside its exercise files (\(TamperCheck.summary(integrity.findings)))"))
+                continue
+            }
+            if let decided = preset[lab.id] {
+                grades.append(decided)
+                continue
+            }
+            let (plan, _) = stressPlan(for: lab, calibrations: calibrations, measureIfMissing: true, onProgress: onProgress)
+            if plan.calibratedNow {
+                notes.append("\(lab.id): no current entry in \(CalibrationFile.relativePath); its broken variant was measured just now (`racelab calibrate` stores it)")
+            }
+            grades.append(grade(lab, variant: variant, stress: plan, onProgress: onProgress))
+        }
+        let failure = grades.flatMap(\.passes).compactMap(\.harnessFailure).first
+        return GradeReport(command: command, student: student, seed: seed, policy: policy, integrity: integrity, labs: grades,
+                           elapsedSeconds: Date().timeIntervalSince(started), harnessFailure: failure, notes: notes)
+    }
+
+    /// The tamper check for grading the package at `root`: against `trusted` when given (the
+    /// instructor's manifest; the package's own copy must then match it too), else against the
+    /// package's own `racelab-kit.json`; unchecked when there is none (not a student kit).
+    public static func integrity(of root: URL?, trusted: KitManifest?) -> GradeIntegrity {
+        guard let root else {
+            return GradeIntegrity(status: .unchecked, manifestDigest: nil, findings: [],
+                                  message: "the package's sources were not found, so the tamper check was skipped")
+        }
+        guard let manifest = trusted ?? KitManifest.read(packageAt: root) else {
+            return GradeIntegrity(status: .unchecked, manifestDigest: nil, findings: [],
+                                  message: "no \(KitManifest.fileName): this is not a student kit, so the tamper check was skipped")
+        }
+        let findings = TamperCheck.check(root, against: manifest, checkManifestCopy: trusted != nil)
+        if findings.isEmpty {
+            return GradeIntegrity(status: .verified, manifestDigest: manifest.digest, findings: [],
+                                  message: "only exercise files differ from the kit (\(manifest.files.count) files checked)")
+        }
+        return GradeIntegrity(status: .tampered, manifestDigest: manifest.digest, findings: findings,
+                              message: "changed outside the exercise files: \(TamperCheck.summary(findings))")
+    }
+}

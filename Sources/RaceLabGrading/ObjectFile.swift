@@ -1,0 +1,124 @@
+import Foundation
+
+/// What the exercise checks need of a compiled object file (ELF, 64-bit, little-endian: what
+/// Swift builds on Linux): its sections, its symbols, and which symbols each section's
+/// relocations point at. Everything is bounds-checked; a file that is not such an object is
+/// reported as unreadable, never trusted.
+public struct ObjectFile: Sendable {
+    public struct Symbol: Sendable, Equatable {
+        public let name: String
+        /// Defined in this object (not an outside reference).
+        public let isDefined: Bool
+        /// Visible to the linker outside this object (global or weak).
+        public let isGlobal: Bool
+        /// A weak definition: the compiler's shared copies (specialisations, witness accessors);
+        /// any strong definition of the same name wins over it.
+        public let isWeak: Bool
+    }
+
+    public struct Section: Sendable {
+        public let name: String
+        /// The symbols this section's relocations refer to (what its code calls or its data holds).
+        public var references: [String]
+    }
+
+    public let sections: [Section]
+    public let symbols: [Symbol]
+
+    public struct ReadError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public init(contentsOf url: URL) throws(ReadError) {
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw ReadError(description: "cannot read \(url.path)")
+        }
+        try self.init(bytes: [UInt8](data), name: url.lastPathComponent)
+    }
+
+    public init(bytes: [UInt8], name: String = "object") throws(ReadError) {
+        let reader = ByteReader(bytes: bytes)
+        guard bytes.count >= 64, bytes[0] == 0x7F, bytes[1] == 0x45, bytes[2] == 0x4C, bytes[3] == 0x46 else {
+            throw ReadError(description: "\(name) is not an ELF object file")
+        }
+        guard bytes[4] == 2, bytes[5] == 1 else { throw ReadError(description: "\(name) is not a 64-bit little-endian ELF file") }
+        guard let sectionTable = reader.u64(0x28), let entrySize = reader.u16(0x3A), let count = reader.u16(0x3C),
+              let namesIndex = reader.u16(0x3E), entrySize >= 64, count < 65_000 else {
+            throw ReadError(description: "\(name): damaged ELF header")
+        }
+        struct Header { var name: Int; var type: UInt32; var offset: Int; var size: Int; var link: Int; var info: Int; var entrySize: Int }
+        var headers: [Header] = []
+        for index in 0..<Int(count) {
+            let base = Int(sectionTable) + index * Int(entrySize)
+            guard let nameOffset = reader.u32(base), let type = reader.u32(base + 4), let offset = reader.u64(base + 24),
+                  let size = reader.u64(base + 32), let link = reader.u32(base + 40), let info = reader.u32(base + 44),
+                  let itemSize = reader.u64(base + 56), offset <= UInt64(bytes.count), size <= UInt64(bytes.count) else {
+                throw ReadError(description: "\(name): damaged section table")
+            }
+            headers.append(Header(name: Int(nameOffset), type: type, offset: Int(offset), size: Int(size),
+                                  link: Int(link), info: Int(info), entrySize: Int(itemSize)))
+        }
+        guard Int(namesIndex) < headers.count else { throw ReadError(description: "\(name): no section names") }
+        let sectionNames = headers[Int(namesIndex)]
+        func string(in table: Header, at offset: Int) -> String {
+            reader.cString(at: table.offset + offset, limit: table.offset + table.size) ?? "?"
+        }
+
+        // Symbols (SHT_SYMTAB = 2): one table in a relocatable object. A section symbol
+        // (STT_SECTION = 3) has no name of its own: it goes by its section's.
+        let names = headers.map { string(in: sectionNames, at: $0.name) }
+        var symbolsByIndex: [Int: Symbol] = [:]
+        var symbols: [Symbol] = []
+        if let table = headers.first(where: { $0.type == 2 }), table.link < headers.count {
+            let strings = headers[table.link]
+            let size = max(table.entrySize, 24)
+            for index in 0..<(table.size / size) {
+                let base = table.offset + index * size
+                guard let nameOffset = reader.u32(base), let info = reader.u8(base + 4), let sectionIndex = reader.u16(base + 6) else { break }
+                let binding = info >> 4
+                let isSection = info & 0xF == 3 && Int(sectionIndex) < names.count
+                let symbol = Symbol(name: isSection ? names[Int(sectionIndex)] : string(in: strings, at: Int(nameOffset)), isDefined: sectionIndex != 0,
+                                    isGlobal: binding == 1 || binding == 2, isWeak: binding == 2)
+                symbolsByIndex[index] = symbol
+                if !symbol.name.isEmpty && !isSection { symbols.append(symbol) }
+            }
+        }
+
+        // Sections, with what their relocations (SHT_RELA = 4, SHT_REL = 9) refer to.
+        var sections = names.map { Section(name: $0, references: []) }
+        for header in headers where header.type == 4 || header.type == 9 {
+            guard header.info < sections.count else { continue }
+            let size = max(header.entrySize, header.type == 4 ? 24 : 16)
+            for index in 0..<(header.size / size) {
+                guard let info = reader.u64(header.offset + index * size + 8) else { break }
+                if let symbol = symbolsByIndex[Int(info >> 32)] { sections[header.info].references.append(symbol.name) }
+            }
+        }
+        self.sections = sections
+        self.symbols = symbols
+    }
+}
+
+/// Little-endian reads that return nil instead of reading past the end.
+private struct ByteReader {
+    let bytes: [UInt8]
+
+    func u8(_ offset: Int) -> UInt8? { offset >= 0 && offset < bytes.count ? bytes[offset] : nil }
+    func u16(_ offset: Int) -> UInt16? { value(offset, 2).map { UInt16($0) } }
+    func u32(_ offset: Int) -> UInt32? { value(offset, 4).map { UInt32($0) } }
+    func u64(_ offset: Int) -> UInt64? { value(offset, 8) }
+
+    private func value(_ offset: Int, _ width: Int) -> UInt64? {
+        guard offset >= 0, offset + width <= bytes.count else { return nil }
+        var result: UInt64 = 0
+        for index in (0..<width).reversed() { result = result << 8 | UInt64(bytes[offset + index]) }
+        return result
+    }
+
+    func cString(at offset: Int, limit: Int) -> String? {
+        guard offset >= 0, offset < min(limit, bytes.count) else { return nil }
+        var end = offset
+        while end < min(limit, bytes.count), bytes[end] != 0 { end += 1 }
+        return String(decoding: bytes[offset..<end], as: UTF8.self)
+    }
+}

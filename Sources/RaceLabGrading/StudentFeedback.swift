@@ -1,0 +1,73 @@
+import Foundation
+import LabKit
+import RaceLabHarness
+import TSanReports
+
+/// `racelab check`: one lab's grade told to the student who is working on it.
+public enum StudentFeedback {
+    public static func render(_ grade: LabGrade, seed: UInt64, warnings: [String], hintCount: Int) -> String {
+        var out: [String] = []
+        out.append("Checking \(grade.lab): \(grade.title)")
+        out.append("Your file: \(grade.exerciseFile). The grader's own scripted and stress passes, base seed \(seed).")
+        for warning in warnings { out.append("warning: \(warning)") }
+        out.append("")
+        if grade.status == .rejected {
+            out.append("NOT RUN: your exercise holds something the grader refuses, so it was not run at all.")
+            for violation in grade.violations ?? [] { out.append("  \(violation)") }
+            out.append("")
+            out.append("REJECTED: \(Grader.points(grade.score))/\(Grader.points(grade.maxScore)). A fix needs none of the above: remove it and check again.")
+            return out.joined(separator: "\n")
+        }
+        for pass in grade.passes {
+            let how = pass.mode == .scripted ? "the bad interleaving forced at the lab's checkpoints" : "random timing"
+            if pass.status == .passed {
+                out.append("\(pass.name) (\(pass.size), \(how)): passed, \(pass.summary)")
+            } else {
+                var lines = GradeText.passLines(pass)
+                lines[0] = "\(pass.name) (\(pass.size), \(how)): \(pass.status.rawValue.uppercased()), \(pass.summary)"
+                out += lines
+            }
+        }
+        out.append("")
+        let points = "\(Grader.points(grade.score))/\(Grader.points(grade.maxScore))"
+        switch grade.status {
+        case .passed:
+            out.append("PASSING: \(points). An unfixed exercise would pass the stress pass with chance \(grade.stress.chanceText).")
+            out.append("`racelab progress` shows every lab.")
+        case .tampered:
+            out.append("NOT PASSING: \(points). A run sent a result of its own making; the harness does not accept it.")
+        case .rejected:
+            break
+        case .error:
+            out.append("NOT JUDGED: \(points). The harness could not judge a run (see above); this is not a pass.")
+        case .partial, .failed:
+            out.append("NOT PASSING YET: \(points). The bug: \(grade.bug).")
+            if hintCount > 0 {
+                out.append("Stuck? `racelab hint \(grade.lab)` shows the lesson's hints one at a time (\(hintCount) in all).")
+            }
+        }
+        return out.joined(separator: "\n")
+    }
+
+    /// Warnings before a check: a binary older than the exercise (not rebuilt), and edits
+    /// outside the exercises that the grader would flag as tampering.
+    public static func warnings(for lab: Lab, root: URL?, executable: URL) -> [String] {
+        guard let root else { return [] }
+        var warnings: [String] = []
+        let fileManager = FileManager.default
+        let built = (try? fileManager.attributesOfItem(atPath: executable.path)[.modificationDate]) as? Date
+        for path in StudentProgress.exerciseFiles(of: lab, root: root) {
+            let modified = (try? fileManager.attributesOfItem(atPath: root.appendingPathComponent(path).path)[.modificationDate]) as? Date
+            if let built, let modified, modified > built {
+                warnings.append("\(path) changed after racelab was built: this checks the old code. Use `make lab LAB=\(lab.id)`, which rebuilds first.")
+            }
+        }
+        if let manifest = KitManifest.read(packageAt: root) {
+            let findings = TamperCheck.check(root, against: manifest, checkManifestCopy: false)
+            if !findings.isEmpty {
+                warnings.append("the grader will report this kit as tampered (only exercise files may change): \(TamperCheck.summary(findings))")
+            }
+        }
+        return warnings
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import LabKit
+import RaceLabHarness
+import TSanReports
+
+/// `racelab export`: a copy of the package for students. The reference solutions
+/// (`Labs/*/Fixed*.swift`) stay behind; everything else goes, so the kit builds, its tests pass
+/// and its grader runs. A manifest of every shipped file's hash (`racelab-kit.json`) is written
+/// last: grading uses it to tell an edited exercise from an edited harness.
+public enum StudentKit {
+    public struct Summary: Sendable {
+        public var destination: URL
+        public var manifest: KitManifest
+        /// Solution files left out, relative paths.
+        public var solutionsLeftOut: [String]
+    }
+
+    public struct ExportError: Error, CustomStringConvertible {
+        public let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    public static func export(from root: URL, to destination: URL) throws(ExportError) -> Summary {
+        let fileManager = FileManager.default
+        let source = root.standardizedFileURL
+        let target = destination.standardizedFileURL
+        if let contents = try? fileManager.contentsOfDirectory(atPath: target.path), !contents.isEmpty {
+            throw ExportError("'\(destination.path)' already exists and is not empty; give a new folder")
+        }
+        for directory in KitManifest.directories {
+            let inside = source.appendingPathComponent(directory).path + "/"
+            if (target.path + "/").hasPrefix(inside) {
+                throw ExportError("'\(destination.path)' lies inside the package's \(directory)/; give a folder outside it")
+            }
+        }
+        let all = KitManifest.packageFiles(under: source)
+        let left = all.filter(KitManifest.isSolution)
+        let shipped = all.filter { !KitManifest.isSolution($0) }
+        do {
+            try fileManager.createDirectory(at: target, withIntermediateDirectories: true)
+            for path in shipped {
+                let to = target.appendingPathComponent(path)
+                try fileManager.createDirectory(at: to.deletingLastPathComponent(), withIntermediateDirectories: true)
+                // Contents, not links: a kit must stand on its own.
+                try Data(contentsOf: source.appendingPathComponent(path)).write(to: to)
+                if fileManager.isExecutableFile(atPath: source.appendingPathComponent(path).path) {
+                    try fileManager.setAttributes([.posixPermissions: 0o755], ofItemAtPath: to.path)
+                }
+            }
+        } catch {
+            throw ExportError("cannot write the kit to '\(destination.path)': \(error.localizedDescription)")
+        }
+        let manifest = KitManifest(files: KitManifest.hashes(of: shipped, under: target))
+        guard manifest.files.count == shipped.count else {
+            throw ExportError("could not read back every file written to '\(destination.path)'")
+        }
+        do {
+            try manifest.write(to: target.appendingPathComponent(KitManifest.fileName))
+        } catch {
+            throw ExportError("cannot write \(KitManifest.fileName): \(error.localizedDescription)")
+        }
+        return Summary(destination: target, manifest: manifest, solutionsLeftOut: left)
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import LabKit
+import RaceLabHarness
+import TSanReports
+
+/// What a student has done so far, kept in `.racelab/progress.json` in the package (a hidden
+/// folder: never part of a kit, never seen by the tamper check): the last `racelab check` of
+/// each lab and how many hints were shown.
+public struct StudentProgress: Codable, Sendable, Equatable {
+    public static let relativePath = ".racelab/progress.json"
+
+    public struct Check: Codable, Sendable, Equatable {
+        public var passing: Bool
+        public var score: Double
+        public var maxScore: Double
+        /// SHA-256 of the exercise file(s) that were checked.
+        public var exerciseHash: String
+        public var checkedAt: String
+        public var seed: UInt64
+
+        public init(passing: Bool, score: Double, maxScore: Double, exerciseHash: String, checkedAt: String, seed: UInt64) {
+            self.passing = passing
+            self.score = score
+            self.maxScore = maxScore
+            self.exerciseHash = exerciseHash
+            self.checkedAt = checkedAt
+            self.seed = seed
+        }
+    }
+
+    public var checks: [String: Check] = [:]
+    public var hintsShown: [String: Int] = [:]
+
+    public init() {}
+
+    /// Where the progress of the package at `root` is kept (`RACELAB_PROGRESS_FILE` overrides,
+    /// for tests); nil without a package.
+    public static func file(packageAt root: URL?, environment: [String: String]) -> URL? {
+        if let path = environment["RACELAB_PROGRESS_FILE"] { return URL(fileURLWithPath: path) }
+        return root?.appendingPathComponent(relativePath)
+    }
+
+    public static func load(from url: URL?) -> StudentProgress {
+        guard let url, let data = try? Data(contentsOf: url),
+              let progress = try? JSONDecoder().decode(StudentProgress.self, from: data) else { return StudentProgress() }
+        return progress
+    }
+
+    public func save(to url: URL?) throws {
+        guard let url else { return }
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(self).write(to: url)
+    }
+
+    // MARK: Exercise files
+
+    /// The lab's exercise files (`Exercise*.swift` in its folder), relative to `root`.
+    public static func exerciseFiles(of lab: Lab, root: URL) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: lab.info.folder.path)) ?? []
+        return names.filter { $0.hasPrefix("Exercise") && $0.hasSuffix(".swift") }.sorted()
+            .map { PackageRoot.relative(lab.info.folder.appendingPathComponent($0).path, to: root) }
+    }
+
+    /// One hash over the exercise files as they are now.
+    public static func exerciseHash(of lab: Lab, root: URL) -> String {
+        var hasher = SHA256()
+        for path in exerciseFiles(of: lab, root: root) {
+            hasher.update("\(path) \(SHA256.hex(fileAt: root.appendingPathComponent(path)) ?? "unreadable")\n")
+        }
+        return SHA256.hexString(hasher.finalize())
+    }
+
+    // MARK: The progress view
+
+    public enum Status: String, Sendable {
+        case notStarted = "not started"
+        /// Edited, never checked since.
+        case notChecked = "not checked"
+        case failing, passing
+    }
+
+    public struct Row: Sendable {
+        public var lab: String
+        public var title: String
+        public var status: Status
+        public var detail: String
+    }
+
+    /// Every lab's status. "not started": the exercise is as the kit shipped it (per the
+    /// manifest), or, outside a kit, was never checked. A check counts only while the exercise
+    /// is unchanged since; after an edit the last result is shown as a reminder.
+    public func rows(_ registry: LabRegistry, root: URL, manifest: KitManifest?) -> [Row] {
+        registry.labs.map { lab in
+            let files = Self.exerciseFiles(of: lab, root: root)
+            let pristine = manifest.map { manifest in
+                !files.isEmpty && files.allSatisfy { path in
+                    manifest.files[path] != nil && manifest.files[path] == SHA256.hex(fileAt: root.appendingPathComponent(path))
+                }
+            }
+            let check = checks[lab.id]
+            let hash = Self.exerciseHash(of: lab, root: root)
+            let hints = hintsShown[lab.id].map { ", \($0) hint(s) seen" } ?? ""
+            if pristine == true || (pristine == nil && check == nil) {
+                return Row(lab: lab.id, title: lab.info.title, status: .notStarted, detail: "racelab check \(lab.id) when you are ready" + hints)
+            }
+            guard let check else {
+                return Row(lab: lab.id, title: lab.info.title, status: .notChecked, detail: "edited; run racelab check \(lab.id)" + hints)
+            }
+            let score = "\(Grader.points(check.score))/\(Grader.points(check.maxScore))"
+            if check.exerciseHash != hash {
+                return Row(lab: lab.id, title: lab.info.title, status: .notChecked,
+                           detail: "edited since the last check (\(check.passing ? "passing" : "failing"), \(score), \(check.checkedAt))" + hints)
+            }
+            return Row(lab: lab.id, title: lab.info.title, status: check.passing ? .passing : .failing,
+                       detail: "\(score), checked \(check.checkedAt), seed \(check.seed)" + hints)
+        }
+    }
+
+    public static func render(_ rows: [Row]) -> String {
+        let header = ["LAB", "STATUS", "DETAIL"]
+        var lines = GradeText.table(header, rows.map { [$0.lab, $0.status.rawValue, $0.detail] })
+        let passing = rows.filter { $0.status == .passing }.count
+        lines.append("")
+        lines.append("\(passing) of \(rows.count) lab(s) passing.")
+        return lines.joined(separator: "\n")
+    }
+}

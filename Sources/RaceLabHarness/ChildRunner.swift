@@ -1,0 +1,257 @@
+import CRaceLabSupport
+import Foundation
+import LabKit
+import TSanReports
+
+/// How to start one child process and when to give up on it.
+public struct ChildRequest: Sendable {
+    public var executable: URL
+    public var arguments: [String]
+    public var environment: [String: String]
+    /// The child's working directory (a run's private folder); nil: the parent's.
+    public var directory: URL?
+    /// Kill the child when its progress (iteration, checkpoint hits) has not changed for this long.
+    public var stallTimeout: Double
+    /// After a crash marker shows on stderr, how long the child may take to die by itself.
+    public var crashGrace: Double
+    /// Bytes kept of each output stream; the rest is read and dropped.
+    public var outputLimit: Int
+    /// After the child ended, how long its output may take to reach its end.
+    public var drainGrace: Double = 1
+
+    public init(executable: URL, arguments: [String], environment: [String: String], directory: URL? = nil,
+                stallTimeout: Double = 10, crashGrace: Double = 1.5, outputLimit: Int = 4 << 20) {
+        self.executable = executable
+        self.arguments = arguments
+        self.environment = environment
+        self.directory = directory
+        self.stallTimeout = stallTimeout
+        self.crashGrace = crashGrace
+        self.outputLimit = outputLimit
+    }
+}
+
+/// Everything the parent learned from one child, whatever the child did.
+public struct ChildOutcome: Sendable {
+    public enum Ending: Sendable, Equatable {
+        case exited(Int32)
+        case signaled(Int32)
+        /// Killed by the watchdog: no progress for `stallTimeout`.
+        case killedAfterStall
+        /// Killed by the watchdog: it printed a crash but did not die (TSan can spin in its
+        /// deadly-signal handler).
+        case killedAfterCrash
+        /// Could not be started at all.
+        case failedToStart(String)
+    }
+
+    public var ending: Ending
+    public var stderr: String
+    public var stderrTruncated: Bool
+    /// Lines the child printed on stdout (a lab that prints), capped.
+    public var otherOutput: [String]
+    public var stdoutTruncated: Bool
+    /// Every result line on the channel. The harness sends one; more means a forgery.
+    public var results: [ScenarioOutcome]
+    /// Invariant failures the child sent as it found them: all a hung or crashed child leaves.
+    public var streamedFailures: [InvariantFailure] = []
+    /// Channel lines that could not be decoded.
+    public var malformedLines: [String]
+    public var lastProgress: ChildChannel.Progress?
+    public var elapsedSeconds: Double
+    /// Processes the child started that were still alive when it ended (all killed).
+    public var leftoverProcesses = 0
+    /// The channel was cut (longer than the output limit): its lines cannot be trusted whole.
+    public var channelTruncated = false
+    /// Catalogs on the channel (`racelab-child catalog`).
+    public var catalogs: [LabRegistry] = []
+
+    public init(ending: Ending, stderr: String = "", stderrTruncated: Bool = false, otherOutput: [String] = [],
+                stdoutTruncated: Bool = false, results: [ScenarioOutcome] = [], streamedFailures: [InvariantFailure] = [],
+                malformedLines: [String] = [], lastProgress: ChildChannel.Progress? = nil, elapsedSeconds: Double = 0) {
+        self.ending = ending
+        self.stderr = stderr
+        self.stderrTruncated = stderrTruncated
+        self.otherOutput = otherOutput
+        self.stdoutTruncated = stdoutTruncated
+        self.results = results
+        self.streamedFailures = streamedFailures
+        self.malformedLines = malformedLines
+        self.lastProgress = lastProgress
+        self.elapsedSeconds = elapsedSeconds
+    }
+
+    /// The one result, when the channel carried exactly one.
+    public var result: ScenarioOutcome? { results.count == 1 ? results[0] : nil }
+}
+
+/// Runs one child process and survives it: crash, hang, garbage or endless output, processes it
+/// starts itself. The child gets a session of its own; everything in it and everything it
+/// started (found through /proc) is killed when the run ends, and every wait is bounded.
+public enum ChildRunner {
+    /// Orphans of a child (a grandchild whose parent died) come back to us rather than to init,
+    /// so they can still be found and killed.
+    private static let subreaper: Void = { _ = rl_become_subreaper() }()
+
+    public static func run(_ request: ChildRequest) -> ChildOutcome {
+        _ = subreaper
+        let start = Date()
+        let arguments = [request.executable.path] + request.arguments
+        let environment = request.environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        let spawned = withCStrings(arguments) { argv in
+            withCStrings(environment) { envp in
+                rl_spawn(request.executable.path, argv, envp, request.directory?.path)
+            }
+        }
+        guard spawned.pid > 0 else {
+            return ChildOutcome(ending: .failedToStart("\(request.executable.path): \(String(cString: strerror(spawned.error)))"))
+        }
+        let pid = pid_t(spawned.pid)
+        let stdout = OutputCollector(limit: request.outputLimit, lineLimit: 64 << 10, splitLines: true)
+        let stderr = OutputCollector(limit: request.outputLimit, splitLines: false, crashMarkers: TSanReportParser.crashMarkers)
+        let channel = OutputCollector(limit: request.outputLimit, splitLines: true)
+        let reader = PipeReader(fds: [spawned.stdout_fd, spawned.stderr_fd, spawned.channel_fd], sinks: [stdout, stderr, channel])
+        reader.start()
+
+        var killedFor: ChildOutcome.Ending?
+        var status: Int32 = 0
+        var lastSignature: String?
+        var lastChange = Date()
+        var crashSeenAt: Date?
+        var tracked: Set<ProcessTree.Entry> = []
+        var lastScan = Date.distantPast
+        while true {
+            let done = waitpid(pid, &status, WNOHANG)
+            if done == pid || (done < 0 && errno != EINTR) { break }
+            let now = Date()
+            if now.timeIntervalSince(lastScan) > 0.25 {
+                // Remember everything the child starts, so it can be killed even after it left
+                // the child's session or lost its parent.
+                lastScan = now
+                tracked.formUnion(ProcessTree.descendants(of: pid, in: ProcessTree.snapshot()))
+            }
+            let signature = channel.latestProgressLine.map(Self.progressSignature)
+            if signature != lastSignature { lastSignature = signature; lastChange = now }
+            if crashSeenAt == nil, stderr.sawCrashMarker { crashSeenAt = now }
+            if let crashSeenAt, now.timeIntervalSince(crashSeenAt) > request.crashGrace {
+                killedFor = .killedAfterCrash
+            } else if now.timeIntervalSince(lastChange) > request.stallTimeout {
+                killedFor = .killedAfterStall
+            }
+            if killedFor != nil {
+                tracked.formUnion(ProcessTree.descendants(of: pid, in: ProcessTree.snapshot()))
+                signal(-pid, SIGKILL)
+                signal(pid, SIGKILL)
+                status = reap(pid, within: 5)
+                break
+            }
+            usleep(20_000)
+        }
+        // The child is gone; so must be everything it started.
+        tracked.formUnion(ProcessTree.descendants(of: pid, in: ProcessTree.snapshot()))
+        let leftovers = tracked.filter { ProcessTree.entry($0.pid)?.startTime == $0.startTime }
+        signal(-pid, SIGKILL)
+        ProcessTree.kill(Array(leftovers))
+        for process in leftovers { _ = reap(process.pid, within: 1) }
+        reader.finish(within: request.drainGrace)
+
+        let ending: ChildOutcome.Ending
+        if let killedFor {
+            ending = killedFor
+        } else if status & 0x7f == 0 {
+            ending = .exited((status >> 8) & 0xff)
+        } else {
+            ending = .signaled(status & 0x7f)
+        }
+        var outcome = ChildOutcome(
+            ending: ending, stderr: stderr.text, stderrTruncated: stderr.truncated, otherOutput: Array(stdout.lines.prefix(50)).map { String($0.prefix(500)) },
+            stdoutTruncated: stdout.truncated, elapsedSeconds: Date().timeIntervalSince(start))
+        // TSan's own symbolizer process may still be finishing; it is no sign of the lab's.
+        outcome.leftoverProcesses = leftovers.filter { $0.command != "llvm-symbolizer" }.count
+        outcome.channelTruncated = channel.truncated
+        for line in channel.lines {
+            switch ChildChannel.decode(line) {
+            case .progress(let value): outcome.lastProgress = value
+            case .failure(let value): outcome.streamedFailures.append(value)
+            case .result(let value): outcome.results.append(value)
+            case .catalog(let value): outcome.catalogs.append(value)
+            case .malformed(let text): outcome.malformedLines.append(String(text.prefix(200)))
+            }
+        }
+        return outcome
+    }
+
+    /// "iteration/hits": a change is progress.
+    static func progressSignature(_ line: String) -> String {
+        guard case .progress(let progress) = ChildChannel.decode(line) else { return line }
+        return "\(progress.iteration)/\(progress.checkpointHits)"
+    }
+
+    /// Waits up to `seconds` for `pid` to be reaped; returns its wait status (0 if it did not end).
+    @discardableResult
+    static func reap(_ pid: pid_t, within seconds: Double) -> Int32 {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        var status: Int32 = 0
+        while Date() < deadline {
+            let done = waitpid(pid, &status, WNOHANG)
+            if done == pid || (done < 0 && errno == ECHILD) { return status }
+            usleep(5_000)
+        }
+        return status
+    }
+
+    /// `strings` as a NULL-terminated C array for the duration of `body`.
+    static func withCStrings<T>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> T) -> T {
+        var pointers: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) }
+        pointers.append(nil)
+        defer { pointers.forEach { free($0) } }
+        return body(pointers)
+    }
+}
+
+/// `kill(2)` (a name the types here use for themselves).
+func signal(_ pid: pid_t, _ number: Int32) { _ = kill(pid, number) }
+
+/// One thread that reads a child's pipes until they all end (or until told to stop), handing
+/// each chunk to its collector.
+private final class PipeReader: @unchecked Sendable {
+    private let fds: [Int32]
+    private let sinks: [OutputCollector]
+    private let lock = NSLock()
+    private var stopAt: Date?
+    private let done = DispatchSemaphore(value: 0)
+
+    init(fds: [Int32], sinks: [OutputCollector]) {
+        self.fds = fds
+        self.sinks = sinks
+    }
+
+    func start() {
+        Thread.detachNewThread { [self] in
+            var open = fds
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while open.contains(where: { $0 >= 0 }) {
+                if let stopAt = lock.withLock({ self.stopAt }), Date() >= stopAt { break }
+                let ready = open.withUnsafeBufferPointer { rl_poll_readable($0.baseAddress!, 50) }
+                for index in open.indices where open[index] >= 0 && ready & (1 << index) != 0 {
+                    let count = buffer.withUnsafeMutableBytes { read(open[index], $0.baseAddress, $0.count) }
+                    if count > 0 {
+                        sinks[index].append(Data(buffer[0..<count]))
+                    } else if count == 0 || errno != EINTR {
+                        close(open[index])
+                        open[index] = -1
+                    }
+                }
+            }
+            for fd in open where fd >= 0 { close(fd) }
+            done.signal()
+        }
+    }
+
+    /// Wait until every pipe ended, but at most `seconds` (a process we could not kill may
+    /// still hold one open); then stop reading.
+    func finish(within seconds: Double) {
+        lock.withLock { stopAt = Date(timeIntervalSinceNow: seconds) }
+        done.wait()
+    }
+}

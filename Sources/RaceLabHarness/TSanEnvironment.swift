@@ -1,0 +1,73 @@
+import Foundation
+
+/// The environment a child runs in: TSan options chosen for teaching, and a symbolizer that
+/// can read Swift (the toolchain's own, not an older one that happens to be first on PATH).
+public enum TSanEnvironment {
+    /// Options for one child that runs one lab variant.
+    /// - history_size=7: with the default 0 TSan silently drops races whose earlier stack is gone.
+    /// - ignore_noninstrumented_modules=0: otherwise lock-order inversions are never reported.
+    /// - handle_*=0: a crash dies at once instead of spinning in TSan's deadly-signal handler.
+    /// - atexit_sleep_ms=100: the default waits 1 s at exit for late races; the scenario
+    ///   already waits for the lab to settle, so 1 s per child is mostly lost time.
+    /// - suppressions: `suppressions`, below, written into the run's private folder (`RunFolder`).
+    public static func options(symbolizer: String?, suppressionsFile: String?) -> String {
+        var options = [
+            "exitcode=\(exitCode)", "halt_on_error=0", "history_size=7", "second_deadlock_stack=1",
+            "ignore_noninstrumented_modules=0", "report_signal_unsafe=0", "color=never", "atexit_sleep_ms=100",
+            "handle_segv=0", "handle_sigbus=0", "handle_sigill=0", "handle_sigfpe=0", "handle_abort=0",
+        ]
+        if let symbolizer { options.append("external_symbolizer_path=\(symbolizer)") }
+        if let suppressionsFile { options.append("suppressions=\(suppressionsFile)") }
+        return options.joined(separator: ":")
+    }
+
+    /// TSan suppressions for reports about the Swift runtime itself, never about a program.
+    /// With ignore_noninstrumented_modules=0 TSan watches the runtime's own locks, and when two
+    /// threads first use the same generic type at once, the runtime's metadata cache takes its
+    /// two internal locks in both orders on one thread (AtomicWaitQueue). TSan calls that a
+    /// lock-order inversion; it was seen in about 1 of 100 clean once-only-init runs, with no
+    /// lab frame under the locks. A report is dropped only when one of its stacks runs through
+    /// these runtime functions, which a lab's own locks never do (TSan then prints
+    /// "Matched N suppressions" at exit, so it is never silent).
+    public static let suppressions = """
+        # racelab: TSan suppressions (see TSanEnvironment.swift)
+        deadlock:swift::AtomicWaitQueue
+        deadlock:swift::MetadataCacheEntryBase
+
+        """
+
+    /// The exit status TSan gives a process in which it reported anything (`exitcode=`).
+    public static let exitCode: Int32 = 66
+
+    /// The whole environment of a child: nothing of the parent's but PATH and the locale, so
+    /// neither a stray TSAN_OPTIONS nor an LD_PRELOAD in the caller's shell changes a verdict.
+    /// HOME and TMPDIR point into the run's private folder.
+    public static func childEnvironment(folder: RunFolder, base: [String: String] = ProcessInfo.processInfo.environment) -> [String: String] {
+        var environment: [String: String] = [:]
+        for name in ["PATH", "LANG", "LC_ALL"] { environment[name] = base[name] }
+        environment["HOME"] = folder.url.path
+        environment["TMPDIR"] = folder.url.path
+        environment["TSAN_OPTIONS"] = options(symbolizer: symbolizerPath(environment: base), suppressionsFile: folder.suppressionsFile.path)
+        // Swift's backtracer is slow to symbolicate and its output is not what we parse.
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        return environment
+    }
+
+    /// The toolchain's llvm-symbolizer: next to the `swift` found on PATH (symlinks resolved),
+    /// else /opt/swift, else any on PATH.
+    public static func symbolizerPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        let fileManager = FileManager.default
+        if let explicit = environment["TSAN_SYMBOLIZER_PATH"], fileManager.isExecutableFile(atPath: explicit) { return explicit }
+        let path = (environment["PATH"] ?? "").split(separator: ":").map(String.init)
+        var candidates: [String] = []
+        for directory in path {
+            let swift = URL(fileURLWithPath: directory).appendingPathComponent("swift")
+            if fileManager.isExecutableFile(atPath: swift.path) {
+                candidates.append(swift.resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("llvm-symbolizer").path)
+            }
+        }
+        candidates.append("/opt/swift/usr/bin/llvm-symbolizer")
+        candidates += path.map { URL(fileURLWithPath: $0).appendingPathComponent("llvm-symbolizer").path }
+        return candidates.first { fileManager.isExecutableFile(atPath: $0) }
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import LabKit
+import TSanReports
+
+/// One detector firing in one run.
+public struct Detection: Codable, Sendable, Equatable {
+    public var detector: Detector
+    /// The iteration in which it fired (when known).
+    public var iteration: Int?
+    /// Seconds from the start of the scenario (when known).
+    public var seconds: Double?
+    public var summary: String
+}
+
+/// The result of one child run of one lab variant.
+public struct RunVerdict: Codable, Sendable {
+    public var lab: String
+    public var variant: String
+    public var kind: VariantKind
+    public var mode: RunMode
+    public var seed: UInt64
+    public var iterationsRequested: Int
+    public var iterationsRun: Int
+    public var detections: [Detection]
+    /// Unique TSan reports, in the order printed.
+    public var reports: [TSanReport]
+    /// Invariant failures (at most the first 20).
+    public var failures: [InvariantFailure]
+    /// Where each thread was when the watchdog killed a hung child.
+    public var hangPositions: [ThreadPosition]
+    /// The run could not be judged (child did not start, sent no result, rejected its arguments).
+    public var harnessError: String?
+    public var notes: [String]
+    public var metrics: [String: Double]
+    public var elapsedSeconds: Double
+    /// The command that replays this run.
+    public var reproduce: String
+    /// The interleaving of the last iteration run (with `--trace`).
+    public var trace: Trace?
+
+    public var detected: Bool { !detections.isEmpty }
+    public func fired(_ detector: Detector) -> Bool { detections.contains { $0.detector == detector } }
+}
+
+/// Judges one child's outcome. The child's own result is believed only as far as the parent's
+/// own observations agree with it: a run is clean only when exactly one result line came, it
+/// and the channel report no failure, TSan printed nothing and left no exit status 66, and the
+/// child exited normally. Anything else is a detection or a run that cannot be judged, never a
+/// pass.
+public enum VerdictBuilder {
+    public static func verdict(plan: ScenarioPlan, kind: VariantKind, child: ChildOutcome, reproduce: String) -> RunVerdict {
+        let result = child.result
+        let reports = TSanReportParser.parseUnique(child.stderr)
+        // A child that hung or crashed sent no result, but the failures it found before that.
+        // Both are kept: a forged result cannot hide a failure the harness streamed.
+        var failures = result?.failures ?? []
+        for failure in child.streamedFailures where !failures.contains(failure) { failures.append(failure) }
+        var verdict = RunVerdict(
+            lab: plan.lab, variant: plan.variant, kind: kind, mode: plan.mode, seed: plan.seed,
+            iterationsRequested: plan.iterations, iterationsRun: result?.iterationsRun ?? child.lastProgress?.iteration ?? 0,
+            detections: [], reports: reports, failures: Array(failures.prefix(20)),
+            hangPositions: [], harnessError: nil, notes: result?.notes ?? [], metrics: result?.metrics ?? [:],
+            elapsedSeconds: child.elapsedSeconds, reproduce: reproduce, trace: nil)
+        let lastIteration = child.lastProgress?.iteration
+
+        let tsanExit = child.ending == .exited(TSanEnvironment.exitCode)
+        let tsanText = child.stderr.contains("WARNING: ThreadSanitizer:")
+        if !reports.isEmpty || (result?.tsanReports ?? 0) > 0 || tsanExit || tsanText {
+            let summary = reports.first.map(ReportSummary.oneLine)
+                ?? ((result?.tsanReports ?? 0) > 0 ? "ThreadSanitizer reported \(result?.tsanReports ?? 0) warning(s)"
+                    : "ThreadSanitizer found a problem (it ended the child with status \(TSanEnvironment.exitCode)) but its report could not be read")
+            let more = reports.count > 1 ? " (+\(reports.count - 1) more)" : ""
+            verdict.detections.append(Detection(
+                detector: .tsan, iteration: result?.firstTSanIteration ?? lastIteration,
+                seconds: result?.firstTSanIteration == nil ? nil : result?.firstDetectionSeconds, summary: summary + more))
+        }
+        if let failure = failures.first {
+            let more = failures.count > 1 ? " (+\(failures.count - 1) more)" : ""
+            verdict.detections.append(Detection(
+                detector: .invariant, iteration: failure.iteration,
+                seconds: result.flatMap { $0.firstFailureIteration == $0.firstTSanIteration || $0.firstTSanIteration == nil
+                    ? $0.firstDetectionSeconds : nil },
+                summary: failure.message + " (\(failure.shortLocation))" + more))
+        }
+        let crashLine = TSanReportParser.crashLine(in: child.stderr)
+        switch child.ending {
+        case .signaled(let signal):
+            verdict.detections.append(Detection(
+                detector: .crash, iteration: lastIteration, seconds: child.elapsedSeconds,
+                summary: "died on \(signalName(signal))" + (crashLine.map { ": \($0)" } ?? "")))
+        case .killedAfterCrash:
+            verdict.detections.append(Detection(
+                detector: .crash, iteration: lastIteration, seconds: child.elapsedSeconds,
+                summary: "crashed and did not exit (killed): " + (crashLine ?? "crash marker on stderr")))
+        case .killedAfterStall:
+            verdict.hangPositions = child.lastProgress?.threads ?? []
+            verdict.detections.append(Detection(
+                detector: .hang, iteration: lastIteration, seconds: child.elapsedSeconds,
+                summary: "no progress, killed by the watchdog; " + positions(verdict.hangPositions)))
+        case .failedToStart(let reason):
+            verdict.harnessError = "could not start the child process: \(reason)"
+        case .exited(let status):
+            if status == 2 && child.results.isEmpty {
+                let line = child.stderr.split(separator: "\n").last.map(String.init) ?? ""
+                verdict.harnessError = "the child rejected its arguments: \(line)"
+            } else if result == nil && child.results.isEmpty && (status == 0 || tsanExit) {
+                verdict.harnessError = child.malformedLines.isEmpty
+                    ? "the child exited (status \(status)) without sending a result"
+                    : "the child sent a malformed result: \(child.malformedLines[0])"
+            } else if status != 0 && !tsanExit {
+                verdict.detections.append(Detection(
+                    detector: .crash, iteration: lastIteration, seconds: child.elapsedSeconds,
+                    summary: "exited with status \(status)" + (result == nil ? " before finishing" : "") + (crashLine.map { ": \($0)" } ?? "")))
+            }
+        }
+        if child.results.count > 1 {
+            // Lab code wrote a result line of its own: whatever else happened, never a pass.
+            verdict.harnessError = "\(forgedMarker): the result channel carried \(child.results.count) result lines; the harness sends exactly one"
+        } else if child.channelTruncated {
+            verdict.harnessError = "the result channel was longer than the output limit, so it cannot be trusted"
+        } else if let result, !result.tsanEnabled, verdict.harnessError == nil {
+            verdict.harnessError = "the child ran without ThreadSanitizer; build with `make run` (swift build --sanitize=thread)"
+        }
+        if child.stderrTruncated { verdict.notes.append("stderr was longer than the output limit and was cut") }
+        if child.stdoutTruncated { verdict.notes.append("stdout was longer than the output limit and was cut") }
+        if child.leftoverProcesses > 0 {
+            verdict.notes.append("the child left \(child.leftoverProcesses) process(es) running; they were killed")
+        }
+        return verdict
+    }
+
+    /// Starts the harness error of a run whose channel carried a forged result.
+    public static let forgedMarker = "forged result"
+
+    static func positions(_ threads: [ThreadPosition]) -> String {
+        guard !threads.isEmpty else { return "no checkpoint was ever reached" }
+        return "last seen: " + threads.map { position in
+            let who = position.isMainThread ? "main thread" : "thread \(position.threadID)"
+            return "\(who) at \(position.checkpoint) #\(position.hit) (\(String(format: "%.1f", position.secondsAgo))s before the kill)"
+        }.joined(separator: "; ")
+    }
+
+    static func signalName(_ signal: Int32) -> String {
+        let names: [Int32: String] = [4: "SIGILL", 5: "SIGTRAP", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE", 9: "SIGKILL", 11: "SIGSEGV"]
+        return names[signal] ?? "signal \(signal)"
+    }
+}

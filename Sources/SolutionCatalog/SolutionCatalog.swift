@@ -1,0 +1,53 @@
+import LabKit
+
+import AsyncOperation
+import AsyncOperationSolutions
+import AtomicProperty
+import AtomicPropertySolutions
+import Cancellation
+import CancellationSolutions
+import CheckThenAct
+import CheckThenActSolutions
+import Deadlock
+import DeadlockSolutions
+import ListAdder
+import ListAdderSolutions
+import Mandelbrot
+import MandelbrotSolutions
+import OffMainDealloc
+import OffMainDeallocSolutions
+import OnceOnlyInit
+import OnceOnlyInitSolutions
+import PhotoPipeline
+import PhotoPipelineSolutions
+import ReaderWriter
+import ReaderWriterSolutions
+import StaleResults
+import StaleResultsSolutions
+import UIOffMain
+import UIOffMainSolutions
+import WorkerThread
+import WorkerThreadSolutions
+import WrongQueue
+import WrongQueueSolutions
+
+/// The reference fixes of every lab, registered here, outside the labs' own modules, so an
+/// exercise cannot declare, replace or hide one. A student kit ships without this folder and
+/// without any Fixed*.swift (racelab export leaves them out).
+public let solutionCatalog: [LabSolutions] = [
+    LabSolutions(ListAdderLab.self, ListAdderLab.solutions),
+    LabSolutions(UIOffMainLab.self, UIOffMainLab.solutions),
+    LabSolutions(StaleResultsLab.self, StaleResultsLab.solutions),
+    LabSolutions(CancellationLab.self, CancellationLab.solutions),
+    LabSolutions(OffMainDeallocLab.self, OffMainDeallocLab.solutions),
+    LabSolutions(PhotoPipelineLab.self, PhotoPipelineLab.solutions),
+    LabSolutions(MandelbrotLab.self, MandelbrotLab.solutions),
+    LabSolutions(AsyncOperationLab.self, AsyncOperationLab.solutions),
+    LabSolutions(WorkerThreadLab.self, WorkerThreadLab.solutions),
+    LabSolutions(ReaderWriterLab.self, ReaderWriterLab.solutions),
+    LabSolutions(OnceOnlyInitLab.self, OnceOnlyInitLab.solutions),
+    LabSolutions(WrongQueueLab.self, WrongQueueLab.solutions),
+    LabSolutions(CheckThenActLab.self, CheckThenActLab.solutions),
+    LabSolutions(AtomicPropertyLab.self, AtomicPropertyLab.solutions),
+    LabSolutions(DeadlockLab.self, DeadlockLab.solutions),
+]

@@ -1,0 +1,48 @@
+import Foundation
+@_spi(LabAuthoring) import LabKit
+import RaceLabHarness
+
+/// `racelab-child`: the process that runs lab code. `racelab` starts it; people do not need to.
+///   racelab-child catalog                 every lab's facts and variants, as JSON (for the parent)
+///   racelab-child run <lab> --variant ... one variant, some iterations; results on descriptor 3
+struct ChildCommand {
+    let labs: PlayableLabRegistry
+
+    static let runSpec = CommandSpec(
+        name: "run", valueOptions: ["variant", "mode", "iterations", "seed", "trace-file"], positionals: 1...1,
+        usage: "racelab-child run <lab> --variant NAME --mode scripted|stress --iterations N --seed S [--trace-file F]")
+
+    func main(_ arguments: [String]) -> Int32 {
+        do throws(UsageError) {
+            switch arguments.first {
+            case "catalog":
+                ChannelWriter.writeLine(ChildChannel.encode(labs.registry))
+                return 0
+            case "run":
+                try run(ParsedArguments(Array(arguments.dropFirst()), spec: Self.runSpec))
+            default:
+                throw UsageError("racelab-child is started by racelab; commands: catalog, run (\(Self.runSpec.usage))")
+            }
+        } catch {
+            FileHandle.standardError.write(Data("racelab-child: \(error.message)\n".utf8))
+            return 2
+        }
+    }
+
+    func run(_ arguments: ParsedArguments) throws(UsageError) -> Never {
+        guard let lab = labs.lab(arguments.positionals[0]) else {
+            throw UsageError("unknown lab '\(arguments.positionals[0])'; valid: \(labs.labs.map(\.id).joined(separator: ", "))")
+        }
+        guard let name = arguments.string("variant"), lab.variant(named: name) != nil else {
+            throw UsageError("run needs --variant, one of \(lab.variants.map(\.name).joined(separator: ", "))")
+        }
+        guard let mode = try arguments.choice("mode", from: RunMode.allCases.map(\.rawValue)).flatMap(RunMode.init(rawValue:)) else {
+            throw UsageError("run needs --mode scripted|stress")
+        }
+        let plan = ScenarioPlan(
+            lab: lab.id, variant: name, mode: mode,
+            iterations: try arguments.int("iterations", in: 1...1_000_000) ?? 1,
+            seed: try arguments.uint64("seed") ?? 0)
+        ChildSession.run(lab, plan: plan, traceFile: arguments.string("trace-file"))
+    }
+}

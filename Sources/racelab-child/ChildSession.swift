@@ -1,0 +1,45 @@
+import CRaceLabSupport
+import Foundation
+@_spi(LabAuthoring) import LabKit
+import RaceLabHarness
+import Synchronization
+
+/// The child side of a run: dies with its parent, sends heartbeats from a harness thread, runs
+/// the scenario on the main thread, and sends each invariant failure as it is found and one
+/// result line at the end, all on the result channel (`ChannelWriter`).
+enum ChildSession {
+    static func run(_ lab: PlayableLab, plan: ScenarioPlan, traceFile: String? = nil) -> Never {
+        _ = rl_die_with_parent()
+        if let traceFile { TraceFile.attach(traceFile) }
+        let heartbeat = Heartbeat()
+        heartbeat.start()
+        let outcome = ScenarioDriver.run(
+            lab, plan: plan, onIteration: { heartbeat.iteration.store($0, ordering: .relaxed) },
+            onFailure: { ChannelWriter.writeLine(ChildChannel.encode($0)) })
+        heartbeat.stop()
+        ChannelWriter.writeLine(ChildChannel.encode(outcome))
+        exit(0)
+    }
+}
+
+/// Sends a progress line every 100 ms. It reads only the checkpoint counters (invisible to TSan)
+/// and its own atomic, so it adds no synchronisation between the lab's threads.
+private final class Heartbeat: Sendable {
+    let iteration = Atomic<Int>(0)
+    private let running = Atomic<Bool>(true)
+
+    func start() {
+        Thread.detachNewThread { [self] in
+            while running.load(ordering: .relaxed) {
+                let progress = ChildChannel.Progress(
+                    iteration: iteration.load(ordering: .relaxed),
+                    checkpointHits: Checkpoint.activity,
+                    threads: Checkpoint.threadPositions())
+                ChannelWriter.writeLine(ChildChannel.encode(progress))
+                usleep(100_000)
+            }
+        }
+    }
+
+    func stop() { running.store(false, ordering: .relaxed) }
+}

@@ -1,0 +1,375 @@
+import CRaceLabSupport
+import Foundation
+import LabKit
+import RaceLabGrading
+import RaceLabHarness
+
+/// The student and instructor commands: check, hint, progress, grade, grade-all, export,
+/// calibrate. Thin: the work is done by Grader, StudentKit, ClassGrader and friends.
+extension RaceLabCommandLine {
+    static let checkSpec = CommandSpec(name: "check", valueOptions: ["seed"], positionals: 1...1,
+                                       usage: "racelab check <lab> [--seed S]")
+    static let hintSpec = CommandSpec(name: "hint", flags: ["reset"], positionals: 1...1, usage: "racelab hint <lab> [--reset]")
+    static let progressSpec = CommandSpec(name: "progress", usage: "racelab progress")
+    static let gradeSpec = CommandSpec(
+        name: "grade", valueOptions: ["labs", "format", "output", "seed", "manifest", "student", "from"],
+        usage: "racelab grade [--labs a,b] [--format text|json|junit|gradescope] [--output FILE] [--seed S] [--manifest FILE] [--student NAME] [--from REPORT.json]")
+    static let gradeAllSpec = CommandSpec(
+        name: "grade-all", valueOptions: ["kit", "output", "format", "labs", "seed"], flags: ["keep"], positionals: 1...1,
+        usage: "racelab grade-all SUBMISSIONS [--kit KIT] [--output DIR] [--format text|json|junit|gradescope] [--labs a,b] [--seed S] [--keep]")
+    static let exportSpec = CommandSpec(name: "export", positionals: 1...1, usage: "racelab export DIR")
+    static let calibrateSpec = CommandSpec(
+        name: "calibrate", valueOptions: ["labs", "samples", "cap", "seed"],
+        usage: "racelab calibrate [--labs a,b] [--samples N] [--cap ITERATIONS] [--seed S]")
+
+    static let gradingHelp = """
+
+        student:
+          racelab check <lab>               your exercise through the grader's passes, in plain words
+          racelab hint <lab> [--reset]      the lesson's hints, one more each time
+          racelab progress                  every lab: not started, failing, passing
+
+        instructor:
+          racelab grade [options]           grade the exercises: --labs a,b --format text|json|junit|gradescope
+                                            --output FILE --seed S --manifest FILE (a trusted kit manifest)
+                                            --from REPORT.json: render a saved json report again
+          racelab grade-all SUBMISSIONS     every sub-folder a student's kit: --kit KIT (default: this
+                                            package) --output DIR (default grades) --format ... --keep
+          racelab export DIR                a student kit: no Fixed*.swift, plus racelab-kit.json
+          racelab calibrate [--labs a,b]    measure how fast each broken variant is caught under stress
+                                            (--samples N, --cap N, --seed S) into Grading/calibration.json
+
+        grade exit status: 0 graded (whatever the score), 1 harness failure, 2 bad usage.
+        """
+
+    /// The grading commands; nil when `command` is not one of them.
+    func gradingCommand(_ command: String, _ rest: [String]) throws(UsageError) -> Int32? {
+        switch command {
+        case "check": return try check(ParsedArguments(rest, spec: Self.checkSpec))
+        case "hint": return try hint(ParsedArguments(rest, spec: Self.hintSpec))
+        case "progress": return try progress(ParsedArguments(rest, spec: Self.progressSpec))
+        case "grade": return try grade(ParsedArguments(rest, spec: Self.gradeSpec))
+        case "grade-all": return try gradeAll(ParsedArguments(rest, spec: Self.gradeAllSpec))
+        case "export": return try export(ParsedArguments(rest, spec: Self.exportSpec))
+        case "calibrate": return try calibrate(ParsedArguments(rest, spec: Self.calibrateSpec))
+        default: return nil
+        }
+    }
+
+    static let gradingCommandNames = ["check", "hint", "progress", "grade", "grade-all", "export", "calibrate"]
+
+    // MARK: Shared
+
+    var packageRoot: URL? { PackageRoot.locate(try? registry) }
+
+    func requireRoot() throws(UsageError) -> URL {
+        guard let root = packageRoot else {
+            throw UsageError("cannot find the package's sources (a folder with Package.swift and Labs/); run racelab from inside the package")
+        }
+        return root
+    }
+
+    func requireTSan() throws(UsageError) {
+        guard rl_tsan_enabled() != 0 else {
+            throw UsageError("this racelab was built without ThreadSanitizer, so it cannot judge races. Use `make build`, or build with `swift build --sanitize=thread`")
+        }
+    }
+
+    func labList(_ text: String?) throws(UsageError) -> [Lab] {
+        guard let text else { return try registry.labs }
+        var labs: [Lab] = []
+        for id in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !id.isEmpty {
+            labs.append(try lab(id))
+        }
+        guard !labs.isEmpty else { throw UsageError("--labs needs lab ids, e.g. --labs \(try registry.ids.prefix(2).joined(separator: ",")); valid: \(try registry.ids.joined(separator: ", "))") }
+        return labs
+    }
+
+    func format(_ arguments: ParsedArguments) throws(UsageError) -> GradeFormat {
+        try arguments.choice("format", from: GradeFormat.allCases.map(\.rawValue)).flatMap(GradeFormat.init(rawValue:)) ?? .text
+    }
+
+    /// How reproduce commands name racelab: as invoked, but relative to the package when the
+    /// binary is inside it (grade-all runs a scratch copy that is gone by the time anyone reads
+    /// the report; `.build/debug/racelab` works in the student's own copy).
+    var program: String {
+        let invoked = CommandLine.arguments.first ?? "racelab"
+        guard invoked.hasPrefix("/"), let root = packageRoot else { return invoked }
+        let relative = PackageRoot.relative(invoked, to: root)
+        return relative == invoked ? invoked : relative
+    }
+
+    func stderrLine(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }
+
+    // MARK: check
+
+    func check(_ arguments: ParsedArguments) throws(UsageError) -> Int32 {
+        let lab = try lab(arguments.positionals[0])
+        guard let variant = Grader.exercise(of: lab) else { throw UsageError("lab '\(lab.id)' has no exercise variant to check") }
+        try requireTSan()
+        let root = packageRoot
+        let grader = Grader(executable: childProgram, seed: try arguments.uint64("seed") ?? UInt64.random(in: 1...999_999),
+                            programName: program, root: root)
+        let warnings = StudentFeedback.warnings(for: lab, root: root, executable: childProgram)
+        let progressLine = ProgressLine(enabled: isatty(2) != 0)
+        let rejections = ExerciseChecks.rejections(of: [lab], root: root,
+                                                   buildFolder: childProgram.deletingLastPathComponent())
+        let grade: LabGrade
+        if let violations = rejections[lab.id] {
+            let plan = StressPlan.make(lab, calibration: root.flatMap(CalibrationFile.read(packageAt:))?.current(for: lab), policy: grader.policy)
+            grade = grader.rejected(lab, variant: variant, stress: plan, violations: violations)
+        } else {
+            let (plan, _) = grader.stressPlan(for: lab, calibrations: root.flatMap(CalibrationFile.read(packageAt:)), measureIfMissing: true,
+                                              onProgress: progressLine.show)
+            grade = grader.grade(lab, variant: variant, stress: plan, onProgress: progressLine.show)
+        }
+        progressLine.clear()
+        print(StudentFeedback.render(grade, seed: grader.seed, warnings: warnings, hintCount: LessonHints.hints(for: lab).count))
+        if let root {
+            let file = StudentProgress.file(packageAt: root, environment: environment)
+            var progress = StudentProgress.load(from: file)
+            progress.checks[lab.id] = StudentProgress.Check(
+                passing: grade.status == .passed, score: grade.score, maxScore: grade.maxScore,
+                exerciseHash: StudentProgress.exerciseHash(of: lab, root: root),
+                checkedAt: Self.shortDate(Date()), seed: grader.seed)
+            try? progress.save(to: file)
+        }
+        if let failure = grade.passes.compactMap(\.harnessFailure).first { stderrLine("racelab: harness failure: \(failure)") }
+        return grade.status == .passed ? 0 : 1
+    }
+
+    static func shortDate(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        return formatter.string(from: date)
+    }
+
+    // MARK: hint
+
+    func hint(_ arguments: ParsedArguments) throws(UsageError) -> Int32 {
+        let lab = try lab(arguments.positionals[0])
+        let hints = LessonHints.hints(for: lab)
+        guard !hints.isEmpty else {
+            print("\(lab.id) has no hints; its lesson is \(lab.info.lessonFile.path)")
+            return 0
+        }
+        let root = packageRoot
+        let file = StudentProgress.file(packageAt: root, environment: environment)
+        var progress = StudentProgress.load(from: file)
+        if arguments.has("reset") {
+            progress.hintsShown[lab.id] = 0
+            try? progress.save(to: file)
+            print("Hints for \(lab.id) start again from the first.")
+            return 0
+        }
+        let shown = min((progress.hintsShown[lab.id] ?? 0) + 1, hints.count)
+        print("Hint \(shown) of \(hints.count) for \(lab.id):\n")
+        print(hints[shown - 1])
+        print("")
+        if shown < hints.count {
+            print("`racelab hint \(lab.id)` again for the next one (they get more direct). Check your code: `racelab check \(lab.id)`.")
+        } else {
+            print("That was the last hint. The whole story is in \(PackageRoot.relative(lab.info.lessonFile.path, to: root ?? URL(fileURLWithPath: "/"))); `--reset` starts over.")
+        }
+        progress.hintsShown[lab.id] = shown
+        try? progress.save(to: file)
+        return 0
+    }
+
+    // MARK: progress
+
+    func progress(_ arguments: ParsedArguments) throws(UsageError) -> Int32 {
+        let root = try requireRoot()
+        let rows = StudentProgress.load(from: StudentProgress.file(packageAt: root, environment: environment)).rows(try registry, root: root, manifest: KitManifest.read(packageAt: root))
+        print(StudentProgress.render(rows))
+        return 0
+    }
+
+    // MARK: grade
+
+    func grade(_ arguments: ParsedArguments) throws(UsageError) -> Int32 {
+        let labs = try labList(arguments.string("labs"))
+        let format = try format(arguments)
+        if let path = arguments.string("from") {
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8), let saved = GradeJSON.decode(text) else {
+                throw UsageError("cannot read '\(path)' as a grade report: give a file written by racelab grade --format json")
+            }
+            return try write(saved, format: format, to: arguments.string("output"))
+        }
+        let seed = try arguments.uint64("seed") ?? UInt64.random(in: 1...999_999)
+        var trusted: KitManifest?
+        if let path = arguments.string("manifest") {
+            do { trusted = try KitManifest.read(from: URL(fileURLWithPath: path)) } catch {
+                throw UsageError("cannot read the manifest '\(path)': give the racelab-kit.json written by racelab export")
+            }
+        }
+        let root = packageRoot
+        let integrity = Grader.integrity(of: root, trusted: trusted)
+        if integrity.status != .tampered && rl_tsan_enabled() == 0 {
+            stderrLine("racelab: harness failure: this racelab was built without ThreadSanitizer, so it cannot grade. Use `make grade` (it builds with --sanitize=thread)")
+            return 1
+        }
+        let grader = Grader(executable: childProgram, seed: seed, programName: program, root: root)
+        let progressLine = ProgressLine(enabled: isatty(2) != 0)
+        let rejections = ExerciseChecks.rejections(of: labs, root: root,
+                                                   buildFolder: childProgram.deletingLastPathComponent())
+        let calibrations = root.flatMap(CalibrationFile.read(packageAt:))
+        var preset: [String: LabGrade] = [:]
+        for lab in labs {
+            guard let violations = rejections[lab.id], let variant = Grader.exercise(of: lab) else { continue }
+            let plan = StressPlan.make(lab, calibration: calibrations?.current(for: lab), policy: grader.policy)
+            preset[lab.id] = grader.rejected(lab, variant: variant, stress: plan, violations: violations)
+        }
+        let report = grader.report(labs: labs, integrity: integrity, calibrations: calibrations,
+                                   command: CommandLine.arguments.joined(separator: " "), student: arguments.string("student"),
+                                   preset: preset, onProgress: progressLine.show)
+        progressLine.clear()
+        if try write(report, format: format, to: arguments.string("output")) != 0 {
+            return 1
+        }
+        if let failure = report.harnessFailure {
+            stderrLine("racelab: harness failure: \(failure)")
+            return 1
+        }
+        return 0
+    }
+
+    /// The report in `format`, to `output` (a one-line summary on stdout) or to stdout.
+    func write(_ report: GradeReport, format: GradeFormat, to output: String?) throws(UsageError) -> Int32 {
+        guard let output else {
+            print(format.render(report))
+            return 0
+        }
+        do { try Data(format.render(report).utf8).write(to: URL(fileURLWithPath: output)) } catch {
+            stderrLine("racelab: harness failure: cannot write the report to '\(output)': \(error.localizedDescription)")
+            return 1
+        }
+        print("racelab: graded \(report.labs.count) lab(s): \(Grader.points(report.score))/\(Grader.points(report.maxScore)), kit check \(report.integrity.status.rawValue); \(format.rawValue) report written to \(output)")
+        return 0
+    }
+
+    // MARK: grade-all
+
+    func gradeAll(_ arguments: ParsedArguments) throws(UsageError) -> Int32 {
+        let submissions = URL(fileURLWithPath: arguments.positionals[0]).standardizedFileURL
+        let entries = SubmissionFolder.entries(in: submissions)
+        guard !entries.isEmpty else { throw UsageError("no submissions in '\(submissions.path)': give a folder with one sub-folder per student") }
+        let kit: URL
+        if let given = arguments.string("kit") {
+            kit = URL(fileURLWithPath: given).standardizedFileURL
+        } else if let root = packageRoot, KitManifest.read(packageAt: root) != nil {
+            kit = root
+        } else {
+            throw UsageError("grade-all needs the kit the students were given: --kit DIR (the folder racelab export wrote)")
+        }
+        let labs = arguments.string("labs").map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+        let output = URL(fileURLWithPath: arguments.string("output") ?? "grades").standardizedFileURL
+        var settings = ClassGrader.Settings(submissions: submissions, kit: kit, output: output, format: try format(arguments),
+                                            labs: labs, seed: try arguments.uint64("seed") ?? UInt64.random(in: 1...999_999))
+        settings.keep = arguments.has("keep")
+        if let swift = environment["SWIFT"] { settings.swift = swift }
+        do {
+            try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+            try Data().write(to: output.appendingPathComponent(".racelab-write-check"))
+            try FileManager.default.removeItem(at: output.appendingPathComponent(".racelab-write-check"))
+        } catch {
+            throw UsageError("cannot write reports into '\(output.path)': \(error.localizedDescription); give --output a folder you can write")
+        }
+        let grader: ClassGrader
+        do { grader = try ClassGrader(settings: settings) } catch { throw UsageError(error.description) }
+        defer { grader.cleanUp() }
+        let live = ProgressLine(enabled: isatty(2) != 0)
+        stderrLine("racelab grade-all: \(entries.count) submission(s) in \(submissions.path); kit \(kit.path) (manifest \(grader.trusted.digest.prefix(12))); seed \(settings.seed); reports in \(output.path)")
+        do {
+            try grader.prepare { live.enabled ? live.show("setup: \($0)") : stderrLine("setup: \($0)...") }
+        } catch {
+            live.clear()
+            stderrLine("racelab: harness failure: \(error.description)")
+            return 1
+        }
+        live.clear()
+        if let ids = labs, let unknown = ids.first(where: { grader.registry.lab($0) == nil }) {
+            throw UsageError("unknown lab '\(unknown)' in --labs; the kit's labs: \(grader.registry.ids.joined(separator: ", "))")
+        }
+        var results: [ClassGrader.StudentResult] = []
+        for (index, entry) in entries.enumerated() {
+            let prefix = "[\(index + 1)/\(entries.count)] \(entry.name)"
+            var lastPhase = ""
+            let result = grader.grade(entry) { phase in
+                if live.enabled { live.show("\(prefix): \(phase)") } else {
+                    let word = phase.split(separator: " ").first.map(String.init) ?? phase
+                    if word != lastPhase { stderrLine("\(prefix): \(phase)..."); lastPhase = word }
+                }
+            }
+            live.clear()
+            let score = result.report.map { "\(Grader.points($0.score))/\(Grader.points($0.maxScore))" } ?? "-"
+            stderrLine("\(prefix): \(result.status.rawValue.uppercased()) \(score) in \(ClassGrader.duration(result.elapsedSeconds))"
+                + (result.note.isEmpty ? "" : " (\(result.note))"))
+            results.append(result)
+        }
+        let labIDs = labs ?? grader.registry.ids
+        let summary = output.appendingPathComponent("summary.csv")
+        do { try Data(ClassGrader.summaryCSV(results, labs: labIDs).utf8).write(to: summary, options: .atomic) } catch {
+            stderrLine("racelab: harness failure: cannot write \(summary.path): \(error.localizedDescription)")
+            return 1
+        }
+        print("racelab grade-all: \(results.count) submission(s); summary \(summary.path)")
+        let errors = results.filter { $0.status == .error }
+        if !errors.isEmpty {
+            stderrLine("racelab: harness failure for \(errors.map(\.student).joined(separator: ", ")): see summary.csv")
+            return 1
+        }
+        return 0
+    }
+
+    // MARK: export
+
+    func export(_ arguments: ParsedArguments) throws(UsageError) -> Int32 {
+        let root = try requireRoot()
+        let destination = URL(fileURLWithPath: arguments.positionals[0])
+        let summary: StudentKit.Summary
+        do { summary = try StudentKit.export(from: root, to: destination) } catch { throw UsageError(error.description) }
+        print("racelab export: student kit in \(summary.destination.path): \(summary.manifest.files.count) files, \(summary.manifest.editable.count) exercise file(s) students may edit")
+        print("  left out (reference solutions): \(summary.solutionsLeftOut.isEmpty ? "none" : summary.solutionsLeftOut.joined(separator: ", "))")
+        print("  manifest: \(KitManifest.fileName), digest \(summary.manifest.digest.prefix(12)) (grade-all --kit \(summary.destination.path) checks submissions against it)")
+        let calibrations = CalibrationFile.read(packageAt: root)
+        let missing = try registry.labs.filter { calibrations?.current(for: $0) == nil }.map(\.id)
+        if !missing.isEmpty {
+            print("  note: no current stress calibration for \(missing.joined(separator: ", ")); grading will measure it each time (run racelab calibrate, then export again)")
+        }
+        return 0
+    }
+
+    // MARK: calibrate
+
+    func calibrate(_ arguments: ParsedArguments) throws(UsageError) -> Int32 {
+        let labs = try labList(arguments.string("labs"))
+        let root = try requireRoot()
+        try requireTSan()
+        var settings = Calibrator.Settings()
+        settings.samples = try arguments.int("samples", in: 1...10_000) ?? settings.samples
+        settings.iterationCap = try arguments.int("cap", in: 1...1_000_000) ?? settings.iterationCap
+        settings.seed = try arguments.uint64("seed") ?? settings.seed
+        var file = CalibrationFile.read(packageAt: root) ?? CalibrationFile(labs: [])
+        let live = ProgressLine(enabled: isatty(2) != 0)
+        let policy = GradingPolicy()
+        for lab in labs {
+            guard let calibration = Calibrator.measure(lab, executable: childProgram, settings: settings, onRun: { live.show("\(lab.id): \($0)") }) else {
+                live.clear()
+                print("\(lab.id): no broken variant, nothing to measure")
+                continue
+            }
+            live.clear()
+            file = file.replacing(calibration)
+            let plan = StressPlan.make(lab, calibration: calibration, policy: policy)
+            print("\(lab.id): \(calibration.summary)")
+            print("  stress pass: \(plan.runs) x \(plan.iterationsPerRun) iterations (needed for a chance below \(String(format: "%g", policy.target)): \(plan.iterationsNeeded.map(String.init) ?? "-") in all); chance an unfixed exercise passes: \(plan.chanceText)")
+        }
+        do { try file.write(packageAt: root) } catch {
+            stderrLine("racelab: cannot write \(CalibrationFile.relativePath): \(error.localizedDescription)")
+            return 1
+        }
+        print("written: \(root.appendingPathComponent(CalibrationFile.relativePath).path)")
+        return 0
+    }
+}

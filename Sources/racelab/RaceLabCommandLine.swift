@@ -1,0 +1,315 @@
+import CRaceLabSupport
+import Foundation
+import LabKit
+import RaceLabGrading
+import RaceLabHarness
+import RaceLabReports
+import TSanReports
+
+/// The `racelab` commands. `main.swift` only hands over the arguments.
+///
+/// racelab links no lab code: the labs run in `racelab-child` (built beside it), which also
+/// tells racelab which labs there are (`registry`, asked once, when a command needs it).
+public struct RaceLabCommandLine {
+    /// The lab program: the labs, their exercises and reference fixes, run one variant a process.
+    let childProgram: URL
+    let environment: [String: String]
+    private let catalog = CatalogCache()
+
+    public init(childProgram: URL = ChildCatalog.programBeside(Self.executableURL),
+                environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.childProgram = childProgram
+        self.environment = environment
+    }
+
+    /// The labs `childProgram` knows.
+    var registry: LabRegistry {
+        get throws(UsageError) {
+            if let known = catalog.registry { return known }
+            do {
+                let loaded = try ChildCatalog.load(from: childProgram)
+                catalog.registry = loaded
+                return loaded
+            } catch {
+                throw UsageError(error.description)
+            }
+        }
+    }
+
+    static let runSpec = CommandSpec(
+        name: "run", valueOptions: ["variant", "mode", "iterations", "runs", "seed", "timeout", "html"],
+        flags: ["all", "json", "trace"], positionals: 0...1,
+        usage: "racelab run <lab>|--all [--variant broken|fixed|exercise|all|NAME] [--mode scripted|stress] [--iterations N] [--runs N] [--seed S] [--timeout SECONDS] [--trace] [--html FILE] [--json]")
+    static let listSpec = CommandSpec(name: "list", flags: ["json"], usage: "racelab list [--json]")
+    static let reportSpec = CommandSpec(
+        name: "report", valueOptions: ["html"], positionals: 1...1,
+        usage: "racelab report RESULTS.json --html FILE (RESULTS.json from racelab run --json)")
+    static let explainSpec = CommandSpec(
+        name: "explain", flags: ["json"], positionals: 0...1,
+        usage: "racelab explain [FILE|-] [--json] (FILE holds a ThreadSanitizer log; - or none reads standard input)")
+
+    public static let help = """
+        racelab: run thread-safety labs under ThreadSanitizer and judge each variant.
+
+          racelab list                      the labs, their bugs and expected detectors
+          racelab run <lab> [options]       run one lab (broken and fixed variants by default)
+          racelab run --all [options]       every lab, one table
+          racelab report R.json --html F    an HTML page from a saved `run --json`
+          racelab explain [FILE|-] [--json] a TSan log (from a lab or any program) in plain words
+          racelab help                      this text
+
+        run options:
+          --variant broken|fixed|exercise|all|NAME   which variants (default: broken and fixed)
+          --mode scripted|stress   scripted forces the bad interleaving at checkpoints; stress
+                                   uses seeded random delays (default: broken scripted,
+                                   fixed and exercise both modes)
+          --iterations N           iterations per run (default: the lab's, per mode)
+          --runs N                 child processes per variant and mode (default 1)
+          --seed S                 base seed; run k uses S+k (default: random, always printed)
+          --timeout SECONDS        watchdog: kill a child with no progress for this long
+                                   (default: the lab's, usually 10)
+          --trace                  show the interleaving (threads side by side) of the
+                                   first detected or failing run of each row
+          --html FILE              also write one self-contained HTML report (implies --trace)
+          --json                   machine-readable output
+
+        Exit status: 0 every expectation met (broken caught, fixed and exercise clean),
+        1 an expectation failed, 2 bad usage or a build without ThreadSanitizer.
+        """ + gradingHelp
+
+    /// Runs a command; returns the exit status (0, 1 or 2).
+    public func main(_ arguments: [String]) -> Int32 {
+        do throws(UsageError) {
+            guard let command = arguments.first else {
+                print(Self.help)
+                return 0
+            }
+            let rest = Array(arguments.dropFirst())
+            switch command {
+            case _ where Self.gradingCommandNames.contains(command):
+                return try gradingCommand(command, rest) ?? 2
+            case "help", "--help", "-h":
+                print(Self.help)
+                return 0
+            case "list":
+                return try list(ParsedArguments(rest, spec: Self.listSpec))
+            case "run":
+                return try run(ParsedArguments(rest, spec: Self.runSpec))
+            case "report":
+                return try report(ParsedArguments(rest, spec: Self.reportSpec))
+            case "explain":
+                return try explain(ParsedArguments(rest, spec: Self.explainSpec))
+            default:
+                throw UsageError("unknown command '\(command)'; valid: list, run, report, explain, \(Self.gradingCommandNames.joined(separator: ", ")), help")
+            }
+        } catch {
+            FileHandle.standardError.write(Data("racelab: \(error.message)\n".utf8))
+            return 2
+        }
+    }
+
+    // MARK: list
+
+    func list(_ arguments: ParsedArguments) throws(UsageError) -> Int32 {
+        if arguments.has("json") {
+            struct Entry: Codable {
+                let id, title, source, bug: String
+                let variants: [String]
+                let invariants: [String]
+                let expectedDetectors: [Detector]
+            }
+            let entries = try registry.labs.map {
+                Entry(id: $0.id, title: $0.info.title, source: $0.info.source, bug: $0.info.bug,
+                      variants: $0.variants.map(\.name), invariants: $0.info.invariants, expectedDetectors: $0.info.expectedDetectors)
+            }
+            print(Self.json(entries))
+            return 0
+        }
+        for lab in try registry.labs {
+            print("\(lab.id): \(lab.info.title)")
+            print("  bug:       \(lab.info.bug)")
+            print("  variants:  \(lab.variants.map(\.name).joined(separator: ", "))")
+            print("  caught by: \(lab.info.expectedDetectors.map(\.rawValue).joined(separator: ", "))")
+            print("  from:      \(lab.info.source)")
+        }
+        return 0
+    }
+
+    // MARK: run
+
+    func lab(_ id: String) throws(UsageError) -> Lab {
+        guard let lab = try registry.lab(id) else {
+            throw UsageError("unknown lab '\(id)'; valid: \(try registry.ids.joined(separator: ", "))")
+        }
+        return lab
+    }
+
+    /// Which variants `--variant` names in `lab`.
+    func variants(_ selector: String?, in lab: Lab) throws(UsageError) -> [Lab.Variant] {
+        switch selector {
+        case nil: return lab.variants.filter { $0.kind != .exercise }
+        case "all": return lab.variants
+        case let name?:
+            if let kind = VariantKind(rawValue: name) {
+                let matching = lab.variants.filter { $0.kind == kind }
+                guard !matching.isEmpty else { throw UsageError("lab '\(lab.id)' has no \(name) variant in this build") }
+                return matching
+            }
+            guard let variant = lab.variant(named: name) else {
+                let kinds = VariantKind.allCases.map(\.rawValue)
+                let valid = kinds + ["all"] + lab.variants.map(\.name).filter { !kinds.contains($0) }
+                throw UsageError("unknown variant '\(name)' for lab '\(lab.id)'; valid: \(valid.joined(separator: ", "))")
+            }
+            return [variant]
+        }
+    }
+
+    func run(_ arguments: ParsedArguments) throws(UsageError) -> Int32 {
+        let labs: [Lab]
+        if arguments.has("all") {
+            guard arguments.positionals.isEmpty else { throw UsageError("give a lab or --all, not both") }
+            labs = try registry.labs
+        } else {
+            guard let id = arguments.positionals.first else {
+                throw UsageError("which lab? give one of \(try registry.ids.joined(separator: ", ")), or --all")
+            }
+            labs = [try lab(id)]
+        }
+        let mode = try arguments.choice("mode", from: RunMode.allCases.map(\.rawValue)).flatMap(RunMode.init(rawValue:))
+        let variantSelector = arguments.string("variant")
+        var plan: [(Lab, Lab.Variant, RunMode)] = []
+        for lab in labs {
+            for variant in try variants(variantSelector, in: lab) {
+                for variantMode in mode.map({ [$0] }) ?? LabRunner.defaultModes(for: variant.kind) {
+                    plan.append((lab, variant, variantMode))
+                }
+            }
+        }
+        var settings = RunSettings(
+            executable: childProgram,
+            iterations: try arguments.int("iterations", in: 1...1_000_000),
+            runs: try arguments.int("runs", in: 1...10_000) ?? 1,
+            seed: try arguments.uint64("seed") ?? UInt64.random(in: 1...999_999),
+            stallTimeout: try arguments.double("timeout", in: 1...3600),
+            programName: CommandLine.arguments.first ?? "racelab")
+        let htmlFile = arguments.string("html")
+        settings.trace = arguments.has("trace") || htmlFile != nil
+
+        guard rl_tsan_enabled() != 0 else {
+            throw UsageError("this racelab was built without ThreadSanitizer, so it cannot judge races. Use `make run`, or build with `swift build --sanitize=thread` and run .build/debug/racelab")
+        }
+
+        let progress = ProgressLine(enabled: isatty(2) != 0)
+        let started = Date()
+        var outcomes: [VariantOutcome] = []
+        for (index, (lab, variant, variantMode)) in plan.enumerated() {
+            outcomes.append(LabRunner.run(lab, variant: variant, mode: variantMode, settings: settings) { runNumber in
+                progress.show("[\(index + 1)/\(plan.count)] \(lab.id) \(variant.name) \(variantMode.rawValue): run \(runNumber)/\(settings.runs)")
+            })
+        }
+        progress.clear()
+        let allMet = outcomes.allSatisfy(\.met)
+        let command = CommandLine.arguments.joined(separator: " ")
+        let report = RunReport(
+            command: command, seed: settings.seed, runsPerVariant: settings.runs,
+            elapsedSeconds: Date().timeIntervalSince(started), outcomes: outcomes,
+            lessons: Dictionary(uniqueKeysWithValues: labs.map { ($0.id, $0.info.lessonFile.path) }))
+        if arguments.has("json") {
+            print(Self.json(report))
+        } else {
+            let colour = isatty(1) != 0 && environment["NO_COLOR"] == nil
+            print("RaceLab: \(labs.count) lab(s), \(settings.runs) run(s) per variant and mode, base seed \(settings.seed), ThreadSanitizer on\n")
+            print(TableReporter(colour: colour).render(outcomes))
+            if arguments.has("trace") { print("\n" + SwimlaneRenderer.render(outcomes)) }
+            let failed = outcomes.filter { !$0.met }.count
+            print(String(format: "%@ in %.1fs.", failed == 0 ? "All expectations met" : "\(failed) expectation(s) NOT met", report.elapsedSeconds))
+        }
+        if let htmlFile { try writeHTML(report, to: htmlFile) }
+        return allMet ? 0 : 1
+    }
+
+    // MARK: report
+
+    func report(_ arguments: ParsedArguments) throws(UsageError) -> Int32 {
+        let path = arguments.positionals[0]
+        guard let htmlFile = arguments.string("html") else { throw UsageError("report needs --html FILE; usage: \(Self.reportSpec.usage)") }
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw UsageError("cannot read '\(path)': give the file written by racelab run --json")
+        }
+        guard let report = try? JSONDecoder().decode(RunReport.self, from: data) else {
+            throw UsageError("'\(path)' is not the JSON of racelab run --json")
+        }
+        try writeHTML(report, to: htmlFile)
+        return 0
+    }
+
+    func writeHTML(_ report: RunReport, to path: String) throws(UsageError) {
+        do {
+            try Data(HTMLReporter.render(report, sourceLine: SourceLineReader.lookup()).utf8).write(to: URL(fileURLWithPath: path))
+        } catch {
+            throw UsageError("cannot write the HTML report to '\(path)': \(error.localizedDescription)")
+        }
+        FileHandle.standardError.write(Data("racelab: HTML report written to \(path)\n".utf8))
+    }
+
+    // MARK: explain
+
+    func explain(_ arguments: ParsedArguments) throws(UsageError) -> Int32 {
+        let path = arguments.positionals.first ?? "-"
+        if path == "-", isatty(0) != 0 {
+            FileHandle.standardError.write(Data("racelab: reading a ThreadSanitizer log from standard input (end it with Ctrl-D)\n".utf8))
+        }
+        let log: Data
+        do {
+            // A file handle, not Data(contentsOf:), so that pipes work too: explain <(swift run 2>&1).
+            guard let handle = path == "-" ? FileHandle.standardInput : FileHandle(forReadingAtPath: path) else {
+                throw CocoaError(.fileReadNoSuchFile)
+            }
+            log = try handle.readToEnd() ?? Data()
+        } catch {
+            throw UsageError("cannot read '\(path)': give a file holding a ThreadSanitizer log (a program's standard error), or - for standard input")
+        }
+        let explanation = TSanExplainer.explain(String(decoding: log, as: UTF8.self), sourceLine: SourceLineReader.lookup())
+        print(arguments.has("json") ? Self.json(explanation) : explanation.text)
+        return 0
+    }
+
+    // MARK: helpers
+
+    /// This program's own binary (racelab-child is built beside it).
+    public static var executableURL: URL {
+        #if os(Linux)
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        #else
+        Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+        #endif
+    }
+
+    static func json<T: Encodable>(_ value: T) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
+    }
+}
+
+/// The labs, once asked of the child program (a class: commands share one answer).
+final class CatalogCache: @unchecked Sendable {
+    var registry: LabRegistry?
+}
+
+/// A one-line progress display on a terminal's stderr; silent when stderr is not a terminal.
+final class ProgressLine {
+    let enabled: Bool
+    init(enabled: Bool) { self.enabled = enabled }
+
+    func show(_ text: String) {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
+    }
+
+    func clear() {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+}

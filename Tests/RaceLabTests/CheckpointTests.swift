@@ -1,0 +1,69 @@
+@_spi(LabAuthoring) @testable import LabKit
+@testable import RaceLabGrading
+@testable import RaceLabHarness
+@testable import RaceLabReports
+@testable import TSanReports
+import XCTest
+
+/// Scripted mode's core promise: the driver can hold a thread at a checkpoint while the main
+/// thread acts. XCTest runs this on the main thread, as the driver requires.
+final class CheckpointTests: XCTestCase {
+    func testArmedCheckpointHoldsTheThreadUntilReleased() {
+        XCTAssertTrue(Thread.isMainThread)
+        Checkpoint.reset()
+        let run = ScenarioRun(mode: .scripted, iteration: 1, seed: 1)
+        let pause = run.pause(at: "test.step", hit: 2)
+        let finished = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            for _ in 0..<3 { Checkpoint.hit("test.step") }
+            finished.signal()
+        }
+        var hitsSeenWhilePaused = -1
+        pause.whilePaused {
+            hitsSeenWhilePaused = Checkpoint.hits("test.step")
+            XCTAssertEqual(finished.wait(timeout: .now() + 0.2), .timedOut, "the thread is held at hit 2")
+        }
+        XCTAssertEqual(hitsSeenWhilePaused, 2)
+        XCTAssertEqual(finished.wait(timeout: .now() + 5), .success, "released, the thread goes on")
+        XCTAssertEqual(Checkpoint.hits("test.step"), 3)
+        XCTAssertTrue(run.notes.isEmpty)
+    }
+
+    func testUnreachedCheckpointIsNotedNotHung() {
+        Checkpoint.reset()
+        let run = ScenarioRun(mode: .scripted, iteration: 1, seed: 1)
+        var acted = false
+        run.pause(at: "never.reached").whilePaused(maxWait: 0.1) { acted = true }
+        XCTAssertTrue(acted)
+        XCTAssertEqual(run.notes.count, 1)
+    }
+
+    func testAPauseLimitLetsTheHeldThreadGoOnByItself() {
+        Checkpoint.reset()
+        let run = ScenarioRun(mode: .scripted, iteration: 1, seed: 1)
+        let pause = run.pause(at: "test.limited")
+        let started = Date()
+        // The main thread is busy (as in a start() that waits for this very thread), so it cannot
+        // release the pause: the limit must.
+        let finished = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            Checkpoint.hit("test.limited", pauseLimit: 0.1)
+            finished.signal()
+        }
+        XCTAssertEqual(finished.wait(timeout: .now() + 3), .success)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 2, "held for about 0.1 s, not the default 5 s")
+        var acted = false
+        pause.whilePaused(maxWait: 0.1) { acted = true }
+        XCTAssertTrue(acted)
+        XCTAssertTrue(run.notes.isEmpty, "the checkpoint was reached, so nothing to note")
+    }
+
+    func testStressJitterIsRepeatablePerSeed() {
+        var a = SeededRandom(seed: 7), b = SeededRandom(seed: 7), c = SeededRandom(seed: 8)
+        let first = (0..<5).map { _ in a.next() }
+        XCTAssertEqual(first, (0..<5).map { _ in b.next() })
+        XCTAssertNotEqual(first, (0..<5).map { _ in c.next() })
+        XCTAssertEqual(SeededRandom.hash(1, 2), SeededRandom.hash(1, 2))
+        XCTAssertNotEqual(SeededRandom.hash(1, 2), SeededRandom.hash(2, 1))
+    }
+}

@@ -1,0 +1,197 @@
+@_spi(LabAuthoring) @testable import LabKit
+@testable import RaceLabGrading
+@testable import RaceLabHarness
+@testable import RaceLabReports
+@testable import TSanReports
+import XCTest
+
+/// The parent must survive whatever a child does. These children are small shell scripts
+/// that misbehave on purpose.
+final class ChildRunnerTests: XCTestCase {
+    func shell(_ script: String, stallTimeout: Double = 5, outputLimit: Int = 1 << 20) -> ChildOutcome {
+        ChildRunner.run(ChildRequest(
+            executable: URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", script],
+            environment: ["PATH": "/usr/bin:/bin"], stallTimeout: stallTimeout, crashGrace: 0.5, outputLimit: outputLimit))
+    }
+
+    static let clean = #"RACELAB-RESULT {"iterationsRun":3,"failures":[],"tsanReports":0,"elapsedSeconds":1,"notes":[],"metrics":{},"tsanEnabled":true}"#
+
+    func testResultLineIsReadFromItsOwnChannel() {
+        let outcome = shell("echo 'lab chatter'; echo '\(Self.clean)' >&3; echo 'WARNING: noise' >&2")
+        XCTAssertEqual(outcome.ending, .exited(0))
+        XCTAssertEqual(outcome.result?.iterationsRun, 3)
+        XCTAssertEqual(outcome.otherOutput, ["lab chatter"])
+        XCTAssertEqual(outcome.stderr, "WARNING: noise\n")
+    }
+
+    /// Lab code printing a result line on stdout is chatter: the channel is descriptor 3 alone.
+    func testAResultLineOnStdoutIsNotAResult() {
+        let outcome = shell("echo '\(Self.clean)'")
+        XCTAssertTrue(outcome.results.isEmpty)
+        XCTAssertEqual(outcome.otherOutput.count, 1)
+    }
+
+    /// The child's working directory is the one the request names, and nothing of the parent's
+    /// descriptors beyond 0-3 reaches it.
+    func testChildStartsInItsFolderWithOnlyItsOwnDescriptors() throws {
+        let folder = try RunFolder.make()
+        defer { folder.remove() }
+        var request = ChildRequest(executable: URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", "pwd; ls /proc/self/fd | sort -n | tr '\\n' ' '"],
+                                   environment: ["PATH": "/usr/bin:/bin"], directory: folder.url, stallTimeout: 5)
+        request.crashGrace = 0.5
+        let outcome = ChildRunner.run(request)
+        XCTAssertEqual(outcome.otherOutput.first, folder.url.path)
+        // 0-3, plus the descriptor `ls` opens to read the folder.
+        XCTAssertEqual(outcome.otherOutput.last?.split(separator: " ").compactMap { Int($0) }.filter { $0 != 4 }, [0, 1, 2, 3])
+    }
+
+    func testCrashBySignal() {
+        let outcome = shell("echo 'Fatal error: Index out of range' >&2; kill -SEGV $$")
+        XCTAssertEqual(outcome.ending, .signaled(SIGSEGV))
+        XCTAssertNil(outcome.result)
+    }
+
+    func testHangIsKilledAndWhereItWasIsKept() {
+        let started = Date()
+        let outcome = shell(#"echo 'RACELAB-PROGRESS {"iteration":2,"checkpointHits":7,"threads":[{"threadID":9,"isMainThread":false,"checkpoint":"lock.a","hit":1,"secondsAgo":0}]}' >&3; exec sleep 60"#, stallTimeout: 1)
+        XCTAssertEqual(outcome.ending, .killedAfterStall)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10, "the watchdog, not the child, ended it")
+        XCTAssertEqual(outcome.lastProgress?.iteration, 2)
+        XCTAssertEqual(outcome.lastProgress?.threads.first?.checkpoint, "lock.a")
+    }
+
+    func testFailuresSentBeforeAHangAreKept() {
+        let outcome = shell(#"echo 'RACELAB-FAILURE {"iteration":1,"message":"thumbnail never finished","file":"/x/Scenario.swift","line":7}' >&3; echo 'RACELAB-PROGRESS {"iteration":1,"checkpointHits":3,"threads":[]}' >&3; exec sleep 60"#, stallTimeout: 1)
+        XCTAssertEqual(outcome.ending, .killedAfterStall)
+        XCTAssertNil(outcome.result)
+        XCTAssertEqual(outcome.streamedFailures.map(\.message), ["thumbnail never finished"])
+        XCTAssertEqual(outcome.otherOutput, [], "a failure line is a channel message, not lab chatter")
+    }
+
+    func testProgressKeepsAChildAlive() {
+        let script = (1...8).map { #"echo 'RACELAB-PROGRESS {"iteration":\#($0),"checkpointHits":0,"threads":[]}' >&3; sleep 0.3;"# }.joined()
+        let outcome = shell(script + " exit 0", stallTimeout: 1)
+        XCTAssertEqual(outcome.ending, .exited(0), "2.4 s of steady progress is not a hang with a 1 s watchdog")
+    }
+
+    func testCrashThatNeverDiesIsKilledAsACrash() {
+        let outcome = shell("echo 'ThreadSanitizer:DEADLYSIGNAL' >&2; exec sleep 60", stallTimeout: 30)
+        XCTAssertEqual(outcome.ending, .killedAfterCrash)
+    }
+
+    func testGarbageAndEndlessOutputAreCapped() {
+        let outcome = shell("head -c 3000000 /dev/urandom; head -c 3000000 /dev/urandom >&2; head -c 3000000 /dev/urandom >&3; echo 'RACELAB-RESULT {not json' >&3", outputLimit: 100_000)
+        XCTAssertEqual(outcome.ending, .exited(0))
+        XCTAssertTrue(outcome.stderrTruncated)
+        XCTAssertLessThanOrEqual(outcome.stderr.utf8.count, 400_000, "at most the limit (plus UTF-8 repair) is kept")
+        XCTAssertNil(outcome.result)
+    }
+
+    func testMalformedResultIsReported() {
+        let outcome = shell("echo 'RACELAB-RESULT {not json' >&3")
+        XCTAssertNil(outcome.result)
+        XCTAssertEqual(outcome.malformedLines, ["RACELAB-RESULT {not json"])
+    }
+
+    func testMissingExecutable() {
+        let outcome = ChildRunner.run(ChildRequest(executable: URL(fileURLWithPath: "/nonexistent/racelab"), arguments: [], environment: [:]))
+        guard case .failedToStart = outcome.ending else { return XCTFail("expected failedToStart, got \(outcome.ending)") }
+    }
+
+    /// Counts processes whose command line holds `marker`.
+    func processes(_ marker: String) -> Int {
+        let all = ProcessTree.snapshot()
+        XCTAssertGreaterThan(all.count, 1, "/proc is readable")
+        return all.filter { ProcessTree.readFile("/proc/\($0.pid)/cmdline")?.contains(marker) == true }.count
+    }
+
+    /// A unique long sleep: its command line ("sleep 300.123456789") is the marker.
+    func marker() -> String { "300.\(UInt32.random(in: 100_000_000...999_999_999))" }
+
+    /// The counter the next tests rely on does see a live process.
+    func testTheProcessCounterSeesALiveProcess() throws {
+        let mark = marker()
+        let sleeper = Process()
+        sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        sleeper.arguments = [mark]
+        try sleeper.run()
+        defer { sleeper.terminate(); sleeper.waitUntilExit() }
+        usleep(100_000)
+        XCTAssertEqual(processes(mark), 1)
+    }
+
+    func testKilledChildLeavesNoProcessBehind() {
+        let mark = marker()
+        _ = shell("exec sleep \(mark)", stallTimeout: 1)
+        XCTAssertEqual(processes(mark), 0)
+    }
+
+    /// A process the child started that keeps the child's pipes open (posix_spawn of a long
+    /// sleep) neither keeps the parent waiting nor outlives the run.
+    func testAChildsOwnProcessHoldingItsPipesIsKilledAndNotWaitedFor() {
+        let mark = marker()
+        let started = Date()
+        let outcome = shell("sleep \(mark) & echo '\(Self.clean)' >&3; exit 0", stallTimeout: 30)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10, "the parent did not wait for the sleeping grandchild")
+        XCTAssertEqual(outcome.ending, .exited(0), "the child itself ended normally: not a crash")
+        XCTAssertEqual(outcome.result?.iterationsRun, 3)
+        XCTAssertGreaterThanOrEqual(outcome.leftoverProcesses, 1)
+        XCTAssertEqual(processes(mark), 0, "the grandchild is gone")
+    }
+
+    /// A grandchild that left the child's session (setsid) and lost its parent is still found
+    /// and killed.
+    func testAnEscapedGrandchildIsKilledToo() {
+        let mark = marker()
+        let outcome = shell("setsid sleep \(mark) </dev/null >/dev/null 2>&1 & sleep 0.6; echo '\(Self.clean)' >&3", stallTimeout: 30)
+        XCTAssertEqual(outcome.ending, .exited(0))
+        XCTAssertEqual(processes(mark), 0, "the escaped grandchild is gone")
+    }
+
+    /// A child that forks a copy of itself spinning at full speed, then hangs: the watchdog kills
+    /// both, and the parent returns.
+    func testAForkedSpinnerDoesNotOutliveAHungChild() {
+        let mark = marker()
+        let started = Date()
+        let outcome = shell("sh -c 'while :; do :; done # \(mark)' & exec sleep \(mark)", stallTimeout: 1)
+        XCTAssertEqual(outcome.ending, .killedAfterStall)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 15)
+        XCTAssertEqual(processes(mark), 0)
+    }
+
+    /// Two result lines: the second came from lab code. Not a pass, whichever says "clean".
+    func testTwoResultLinesAreAForgery() {
+        let outcome = shell("echo '\(Self.clean)' >&3; echo '\(Self.clean)' >&3")
+        XCTAssertEqual(outcome.results.count, 2)
+        XCTAssertNil(outcome.result)
+        let plan = ScenarioPlan(lab: "l", variant: "exercise", mode: .scripted, iterations: 3, seed: 1)
+        let verdict = VerdictBuilder.verdict(plan: plan, kind: .exercise, child: outcome, reproduce: "r")
+        XCTAssertTrue(verdict.harnessError?.contains(VerdictBuilder.forgedMarker) == true, verdict.harnessError ?? "")
+    }
+
+    /// A forged clean result written before the harness's own cannot hide the failure the
+    /// harness streamed: the run is still caught.
+    func testAForgedCleanResultCannotHideAStreamedFailure() {
+        let failure = #"RACELAB-FAILURE {"iteration":1,"message":"the total went back","file":"/x/Scenario.swift","line":44}"#
+        let outcome = shell("echo '\(Self.clean)' >&3; echo '\(failure)' >&3")
+        let plan = ScenarioPlan(lab: "l", variant: "exercise", mode: .scripted, iterations: 3, seed: 1)
+        let verdict = VerdictBuilder.verdict(plan: plan, kind: .exercise, child: outcome, reproduce: "r")
+        XCTAssertTrue(verdict.fired(.invariant))
+    }
+
+    /// TSan's exit status is the parent's own evidence: a clean result from a child that TSan
+    /// ended with 66 is a detection.
+    func testTSanExitStatusCountsEvenWithACleanResult() {
+        let outcome = shell("echo '\(Self.clean)' >&3; exit 66")
+        let plan = ScenarioPlan(lab: "l", variant: "exercise", mode: .scripted, iterations: 3, seed: 1)
+        let verdict = VerdictBuilder.verdict(plan: plan, kind: .exercise, child: outcome, reproduce: "r")
+        XCTAssertTrue(verdict.fired(.tsan))
+    }
+
+    /// An endless line on the channel (no newline) costs bounded memory and is not a result.
+    func testAnEndlessChannelLineIsDropped() {
+        let outcome = shell("printf 'RACELAB-RESULT {' >&3; head -c 5000000 /dev/zero | tr '\\0' 'x' >&3", outputLimit: 1 << 20)
+        XCTAssertTrue(outcome.results.isEmpty)
+        XCTAssertTrue(outcome.channelTruncated)
+    }
+}

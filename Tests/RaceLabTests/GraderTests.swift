@@ -1,0 +1,253 @@
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Foundation
+@_spi(LabAuthoring) @testable import LabKit
+@testable import RaceLabGrading
+@testable import RaceLabHarness
+@testable import RaceLabReports
+@testable import TSanReports
+import XCTest
+
+/// A lab that only exists for these tests: its folder is this file's folder.
+enum TinyLab: LabScenario {
+    static let info = LabInfo(id: "tiny", title: "A tiny lab", source: "tests", bug: "the counter is read while it is written",
+                              invariants: ["the count is right"], expectedDetectors: [.tsan, .invariant])
+    static var variants: [LabVariant<Void, Int>] { [LabVariant(.broken) { _ in 0 }] }
+    static func play(_ variant: LabVariant<Void, Int>, in run: ScenarioRun) {}
+}
+
+final class GraderTests: XCTestCase {
+    let lab = PlayableLab(TinyLab.self, exercise: { _ in 1 }).lab
+    var folder: String { lab.info.folder.path }
+    var grader: Grader { Grader(executable: URL(fileURLWithPath: "/bin/false"), seed: 40, root: lab.info.folder.deletingLastPathComponent()) }
+
+    // MARK: Calibration
+
+    func calibration(_ runs: [Int], detected: [Bool]? = nil) -> StressCalibration {
+        StressCalibration(lab: "tiny", variant: "broken", sourceDigest: nil, seed: 1, iterationCap: 2000, iterationsRun: runs,
+                          detected: detected ?? runs.map { _ in true }, harnessErrors: 0, scriptedRuns: 10, scriptedCaught: 10,
+                          measuredAt: "now")
+    }
+
+    func testGeometricEstimateAndItsLowerBound() {
+        // 40 detections in 463 iterations (a real stale-results measurement).
+        let measured = calibration(Array(repeating: 11, count: 39) + [34])
+        XCTAssertEqual(measured.trials, 463)
+        XCTAssertEqual(measured.perIteration, 40.0 / 463, accuracy: 1e-12)
+        // Exact one-sided 95% Poisson bound: chi2(0.05, 80) / 2 = 30.196 -> 0.0652.
+        XCTAssertEqual(measured.perIterationLowerBound, 30.196 / 463, accuracy: 0.0002)
+        let needed = measured.iterationsNeeded(target: 1e-6)!
+        XCTAssertEqual(needed, Int((log(1e-6) / log(1 - measured.perIterationLowerBound)).rounded(.up)))
+        let chance = measured.log10ChanceUnfixedPasses(iterations: needed)
+        XCTAssertLessThanOrEqual(chance.upperBound, -6)
+        XCTAssertLessThan(chance.estimate, chance.upperBound)
+        XCTAssertEqual(measured.longestToDetection, 34)
+    }
+
+    func testNeverCaughtMeansTheStressPassCannotTell() {
+        let never = calibration([2000, 2000], detected: [false, false])
+        XCTAssertNil(never.iterationsNeeded(target: 1e-6))
+        XCTAssertEqual(never.log10ChanceUnfixedPasses(iterations: 400).upperBound, 0)
+        let plan = StressPlan.make(lab, calibration: never, policy: GradingPolicy())
+        XCTAssertEqual(plan.iterationsPerRun, 200, "the lab's default")
+        XCTAssertTrue(plan.basis.contains("never caught"))
+        XCTAssertEqual(plan.chanceText, "at most 1 (estimate 1)")
+    }
+
+    func testStressPlanUsesTheLabDefaultAsAFloorAndGrowsForRareBugs() {
+        let policy = GradingPolicy()
+        let easy = StressPlan.make(lab, calibration: calibration([1, 2, 1, 1]), policy: policy)
+        XCTAssertEqual(easy.iterationsPerRun, 200)
+        XCTAssertEqual(easy.runs, 2)
+        // A bug caught about once in 100 iterations needs more than 2 x 200.
+        let rare = StressPlan.make(lab, calibration: calibration(Array(repeating: 100, count: 40)), policy: policy)
+        XCTAssertGreaterThan(rare.iterationsPerRun, 200)
+        XCTAssertEqual(rare.iterationsPerRun, (rare.iterationsNeeded! + 1) / 2)
+        XCTAssertLessThanOrEqual(rare.log10ChanceUpperBound!, -6)
+        XCTAssertEqual(StressPlan.make(lab, calibration: nil, policy: policy).chanceText, "not measured")
+    }
+
+    func testChanceFormatting() {
+        XCTAssertEqual(StressCalibration.formatChance(log10: -11.5), "3e-12")
+        XCTAssertEqual(StressCalibration.formatChance(log10: -400), "< 1e-300")
+        XCTAssertEqual(StressCalibration.formatChance(log10: -.infinity), "< 1e-300")
+        XCTAssertEqual(StressCalibration.formatChance(log10: 0), "1")
+    }
+
+    // MARK: Judging runs
+
+    func frame(_ file: String, _ line: Int, _ function: String) -> TSanReport.Frame {
+        TSanReport.Frame(function: function, demangled: function, file: file, line: line, column: nil, module: "racelab")
+    }
+
+    func racyRun(seed: UInt64) -> RunVerdict {
+        let report = TSanReport(
+            kind: .swiftAccessRace, title: "Swift access race", accesses: [
+                TSanReport.Access(description: "Modifying access of Swift variable", isWrite: true, isPrevious: false, size: 8,
+                                  thread: "main thread", frames: [frame(folder + "/Exercise.swift", 0, "TinyExercise.reset()")]),
+                TSanReport.Access(description: "Previous read of size 8", isWrite: false, isPrevious: true, size: 8,
+                                  thread: "thread T2", frames: [frame("/x/Sources/LabKit/Checkpoint.swift", 9, "hit"),
+                                                                frame(folder + "/Exercise.swift", 39, "closure #1 in TinyExercise.count()")]),
+            ], location: nil, locationFrames: [], threads: [], lockCycle: nil, summary: nil, truncated: false, text: "")
+        return RunVerdict(
+            lab: "tiny", variant: "exercise", kind: .exercise, mode: .scripted, seed: seed, iterationsRequested: 3, iterationsRun: 1,
+            detections: [Detection(detector: .tsan, iteration: 1, seconds: 0.1, summary: ReportSummary.oneLine(report)),
+                         Detection(detector: .invariant, iteration: 1, seconds: nil, summary: "count is 3, not 4")],
+            reports: [report], failures: [InvariantFailure(iteration: 1, message: "count is 3, not 4", file: folder + "/Scenario.swift", line: 20)],
+            hangPositions: [], harnessError: nil, notes: [], metrics: [:], elapsedSeconds: 0.5,
+            reproduce: "racelab run tiny --variant exercise --mode scripted --iterations 3 --seed \(seed)", trace: nil)
+    }
+
+    func cleanRun(seed: UInt64, mode: RunMode) -> RunVerdict {
+        RunVerdict(lab: "tiny", variant: "exercise", kind: .exercise, mode: mode, seed: seed, iterationsRequested: 3, iterationsRun: 3,
+                   detections: [], reports: [], failures: [], hangPositions: [], harnessError: nil, notes: [], metrics: [:],
+                   elapsedSeconds: 0.5, reproduce: "r", trace: nil)
+    }
+
+    func testAFailingPassNamesTheDetectorTheStudentsLinesTheSeedAndTheCommand() {
+        let outcome = VariantOutcome(lab: "tiny", variant: "exercise", kind: .exercise, mode: .scripted,
+                                     runs: [racyRun(seed: 40), cleanRun(seed: 41, mode: .scripted), racyRun(seed: 42)])
+        let pass = grader.pass(outcome, lab: lab, iterations: 3, points: 5)
+        XCTAssertEqual(pass.status, .failed)
+        XCTAssertEqual(pass.score, 0)
+        XCTAssertEqual(pass.summary, "a bug was caught in 2 of 3 runs")
+        XCTAssertEqual(pass.problems.map(\.seed), [40, 42])
+        let lines = pass.problems[0].lines
+        XCTAssertEqual(lines, [
+            "ThreadSanitizer found a Swift access race:",
+            "  your code in Exercise.swift: main thread write in TinyExercise.reset()",
+            "  your line Exercise.swift:39: thread T2 read in closure #1 in TinyExercise.count()",
+            "a lab check failed: count is 3, not 4 (checked at Scenario.swift:20)",
+        ])
+        XCTAssertEqual(pass.problems[0].reproduce, "racelab run tiny --variant exercise --mode scripted --iterations 3 --seed 40")
+        XCTAssertEqual(pass.problems[1].lines.count, 1, "later failures: one line each")
+
+        let stress = VariantOutcome(lab: "tiny", variant: "exercise", kind: .exercise, mode: .stress,
+                                    runs: [cleanRun(seed: 1040, mode: .stress), cleanRun(seed: 1041, mode: .stress)])
+        let grade = grader.labGrade(lab, variant: lab.variants[1], passes: [pass, grader.pass(stress, lab: lab, iterations: 200, points: 5)],
+                                    stress: StressPlan.make(lab, calibration: nil, policy: GradingPolicy()))
+        XCTAssertEqual(grade.status, .partial)
+        XCTAssertEqual(grade.score, 5)
+        XCTAssertTrue(grade.message.hasPrefix("tiny: 5/10, not fixed yet. The bug: the counter is read while it is written."), grade.message)
+        XCTAssertTrue(grade.message.contains("scripted pass: invariant, tsan"), grade.message)
+        XCTAssertTrue(grade.message.contains("lab tiny, variant exercise, seed 40; reproduce: racelab run tiny"), grade.message)
+    }
+
+    func testAForgedResultIsTamperingAndScoresNothing() {
+        var forged = cleanRun(seed: 7, mode: .scripted)
+        forged.harnessError = "a result line without the harness's authentication code was printed (forged?): RACELAB-RESULT {}"
+        let outcome = VariantOutcome(lab: "tiny", variant: "exercise", kind: .exercise, mode: .scripted, runs: [forged])
+        let pass = grader.pass(outcome, lab: lab, iterations: 3, points: 5)
+        XCTAssertEqual(pass.status, .forged)
+        XCTAssertEqual(pass.problems.first?.detectors, ["forged"])
+        let clean = grader.pass(VariantOutcome(lab: "tiny", variant: "exercise", kind: .exercise, mode: .stress,
+                                               runs: [cleanRun(seed: 8, mode: .stress)]), lab: lab, iterations: 200, points: 5)
+        let grade = grader.labGrade(lab, variant: lab.variants[1], passes: [pass, clean], stress: StressPlan.make(lab, calibration: nil, policy: GradingPolicy()))
+        XCTAssertEqual(grade.status, .tampered)
+        XCTAssertEqual(grade.score, 5, "the clean stress pass still counts; the forged pass does not")
+    }
+
+    func testAHarnessThatCannotStartChildrenIsAHarnessFailure() {
+        var broken = cleanRun(seed: 7, mode: .scripted)
+        broken.harnessError = "could not start the child process: no such file"
+        let pass = grader.pass(VariantOutcome(lab: "tiny", variant: "exercise", kind: .exercise, mode: .scripted, runs: [broken]),
+                               lab: lab, iterations: 3, points: 5)
+        XCTAssertEqual(pass.status, .error)
+        XCTAssertNotNil(pass.harnessFailure)
+    }
+
+    // MARK: Formats
+
+    func sampleReport() -> GradeReport {
+        let plan = StressPlan.make(lab, calibration: calibration([1, 3, 2, 5]), policy: GradingPolicy())
+        let failing = grader.pass(VariantOutcome(lab: "tiny", variant: "exercise", kind: .exercise, mode: .scripted,
+                                                 runs: [racyRun(seed: 40)]), lab: lab, iterations: 3, points: 5)
+        let passing = grader.pass(VariantOutcome(lab: "tiny", variant: "exercise", kind: .exercise, mode: .stress,
+                                                 runs: [cleanRun(seed: 1040, mode: .stress)]), lab: lab, iterations: 200, points: 5)
+        let partial = grader.labGrade(lab, variant: lab.variants[1], passes: [failing, passing], stress: plan)
+        let scriptedPassing = grader.pass(VariantOutcome(lab: "tiny", variant: "exercise", kind: .exercise, mode: .scripted,
+                                                         runs: [cleanRun(seed: 40, mode: .scripted)]), lab: lab, iterations: 3, points: 5)
+        var full = grader.labGrade(lab, variant: lab.variants[1], passes: [scriptedPassing, passing], stress: plan)
+        full.lab = "tiny-two"
+        let integrity = GradeIntegrity(status: .verified, manifestDigest: "abc", findings: [], message: "only exercise files differ <&>")
+        return GradeReport(command: "racelab grade", student: "ada", seed: 40, policy: GradingPolicy(), integrity: integrity,
+                           labs: [partial, full], elapsedSeconds: 12.3456)
+    }
+
+    func testJSONRoundTrips() throws {
+        let report = sampleReport()
+        let decoded = try XCTUnwrap(GradeJSON.decode(GradeFormat.json.render(report)))
+        XCTAssertEqual(decoded.labs, report.labs)
+        XCTAssertEqual(decoded.score, 15)
+        XCTAssertEqual(decoded.maxScore, 20)
+    }
+
+    func testGradescopeResults() throws {
+        let text = GradeFormat.gradescope.render(sampleReport())
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        XCTAssertEqual(json["score"] as? Double, 15)
+        let tests = try XCTUnwrap(json["tests"] as? [[String: Any]])
+        XCTAssertEqual(tests.map { $0["name"] as? String }, ["tiny: scripted pass", "tiny: stress pass", "tiny-two: scripted pass", "tiny-two: stress pass"])
+        XCTAssertEqual(tests.map { $0["score"] as? Double }, [0, 5, 5, 5])
+        XCTAssertEqual(tests.map { $0["max_score"] as? Double }, [5, 5, 5, 5])
+        XCTAssertEqual(tests.map { $0["status"] as? String }, ["failed", "passed", "passed", "passed"])
+        XCTAssertTrue(tests.allSatisfy { $0["visibility"] as? String == "visible" })
+        let output = try XCTUnwrap(tests[0]["output"] as? String)
+        XCTAssertTrue(output.contains("your line Exercise.swift:39"), output)
+        XCTAssertTrue(output.contains("--seed 40"), output)
+        XCTAssertTrue((tests[1]["output"] as? String)?.contains("Chance that an unfixed exercise passes: at most") == true)
+    }
+
+    func testJUnitFollowsSurefire() throws {
+        let xml = GradeFormat.junit.render(sampleReport())
+        final class Collector: NSObject, XMLParserDelegate {
+            var elements: [(String, [String: String])] = []
+            func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+                        attributes: [String: String] = [:]) { elements.append((name, attributes)) }
+        }
+        let collector = Collector()
+        let parser = XMLParser(data: Data(xml.utf8))
+        parser.delegate = collector
+        XCTAssertTrue(parser.parse(), "well-formed XML: \(parser.parserError.map { "\($0)" } ?? "")")
+        let suite = try XCTUnwrap(collector.elements.first)
+        XCTAssertEqual(suite.0, "testsuite")
+        XCTAssertEqual(suite.1["tests"], "4")
+        XCTAssertEqual(suite.1["failures"], "1")
+        XCTAssertEqual(suite.1["errors"], "0")
+        XCTAssertEqual(suite.1["skipped"], "0")
+        XCTAssertEqual(suite.1["time"], "12.346")
+        XCTAssertEqual(suite.1["name"], "racelab.grade.ada")
+        let cases = collector.elements.filter { $0.0 == "testcase" }
+        XCTAssertEqual(cases.map { $0.1["classname"] }, ["racelab.tiny", "racelab.tiny", "racelab.tiny-two", "racelab.tiny-two"])
+        XCTAssertEqual(cases.map { $0.1["name"] }, ["scripted pass", "stress pass", "scripted pass", "stress pass"])
+        XCTAssertTrue(cases.allSatisfy { $0.1["time"]?.range(of: #"^\d+\.\d{3}$"#, options: .regularExpression) != nil })
+        let failure = try XCTUnwrap(collector.elements.first { $0.0 == "failure" })
+        XCTAssertEqual(failure.1["type"], "racelab.detected")
+        XCTAssertTrue(failure.1["message"]?.hasPrefix("tiny: 5/10, not fixed yet.") == true)
+        let properties = Dictionary(collector.elements.filter { $0.0 == "property" }.map { ($0.1["name"]!, $0.1["value"]!) }, uniquingKeysWith: { a, _ in a })
+        XCTAssertEqual(properties["integrity.message"], "only exercise files differ <&>")
+        XCTAssertEqual(properties["tiny.stress.iterations"], "2 x 200")
+    }
+
+    func testTextReport() {
+        let text = GradeFormat.text.render(sampleReport())
+        XCTAssertTrue(text.contains("TOTAL"), text)
+        XCTAssertTrue(text.contains("Stress pass per lab"), text)
+        XCTAssertTrue(text.contains("tiny: 2 x 200 iterations; chance at most"), text)
+        XCTAssertTrue(text.hasSuffix("Score 15/20 in 12.3s."), text)
+    }
+
+    func testANotGradedLabScoresZeroWithItsReason() {
+        let grade = grader.notGraded(lab, variant: lab.variants[1], stress: StressPlan.make(lab, calibration: nil, policy: GradingPolicy()),
+                                     status: .tampered, reason: "Sources/X.swift changed")
+        XCTAssertEqual(grade.score, 0)
+        XCTAssertEqual(grade.maxScore, 10)
+        XCTAssertEqual(grade.passes.map(\.status), [.error, .error])
+        let xml = GradeFormat.junit.render(GradeReport(command: "c", seed: 1, policy: GradingPolicy(),
+                                                        integrity: GradeIntegrity(status: .tampered, manifestDigest: nil, findings: [], message: "m"),
+                                                        labs: [grade], elapsedSeconds: 0))
+        XCTAssertTrue(xml.contains(#"type="racelab.tampered""#), xml)
+        XCTAssertTrue(xml.contains(#"errors="2""#), xml)
+    }
+}

@@ -1,0 +1,101 @@
+@_spi(LabAuthoring) @testable import LabKit
+@testable import RaceLabGrading
+@testable import RaceLabHarness
+@testable import RaceLabReports
+@testable import TSanReports
+import XCTest
+
+/// The kit export and the tamper check, on a small package made up in a temporary folder.
+final class StudentKitTests: XCTestCase {
+    var scratch: URL!
+
+    override func setUpWithError() throws {
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-kit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: scratch) }
+
+    func write(_ text: String, _ path: String, in root: URL) throws {
+        let url = root.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: url)
+    }
+
+    func makePackage() throws -> URL {
+        let root = scratch.appendingPathComponent("package")
+        for (path, text) in [
+            ("Package.swift", "// manifest"), ("Makefile", "all:"), ("README.md", "# lab"),
+            ("Labs/Alpha/Scenario.swift", "scenario"), ("Labs/Alpha/Broken.swift", "broken"), ("Labs/Alpha/Fixed.swift", "fixed"),
+            ("Labs/Alpha/Exercise.swift", "exercise"), ("Labs/Alpha/README.md", "lesson"),
+            ("Labs/Beta/Scenario.swift", "s"), ("Labs/Beta/FixedGCD.swift", "f"), ("Labs/Beta/Exercise.swift", "e"),
+            ("Sources/RaceLabHarness/Verdict.swift", "harness"), ("Tests/LabsTests/T.swift", "tests"),
+            ("Labs/Alpha/.Exercise.swift.swp", "editor junk"), (".build/debug/x", "build output"), ("notes/todo.txt", "not package"),
+        ] { try write(text, path, in: root) }
+        return root
+    }
+
+    func testExportLeavesSolutionsOutAndWritesAManifest() throws {
+        let root = try makePackage()
+        let kit = scratch.appendingPathComponent("kit")
+        let summary = try StudentKit.export(from: root, to: kit)
+        XCTAssertEqual(summary.solutionsLeftOut, ["Labs/Alpha/Fixed.swift", "Labs/Beta/FixedGCD.swift"])
+        XCTAssertEqual(Set(summary.manifest.files.keys), [
+            "Package.swift", "Makefile", "README.md", "Labs/Alpha/Scenario.swift", "Labs/Alpha/Broken.swift",
+            "Labs/Alpha/Exercise.swift", "Labs/Alpha/README.md", "Labs/Beta/Scenario.swift", "Labs/Beta/Exercise.swift",
+            "Sources/RaceLabHarness/Verdict.swift", "Tests/LabsTests/T.swift",
+        ])
+        XCTAssertEqual(summary.manifest.editable, ["Labs/Alpha/Exercise.swift", "Labs/Beta/Exercise.swift"])
+        XCTAssertEqual(summary.manifest.files["Labs/Alpha/Exercise.swift"], SHA256.hex("exercise"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: kit.appendingPathComponent("Labs/Alpha/Fixed.swift").path))
+        XCTAssertEqual(KitManifest.read(packageAt: kit), summary.manifest)
+        XCTAssertEqual(TamperCheck.check(kit, against: summary.manifest), [], "a fresh kit is what it says it is")
+        XCTAssertThrowsError(try StudentKit.export(from: root, to: kit), "the kit folder is not empty now")
+    }
+
+    func testOnlyExerciseEditsPass() throws {
+        let kit = scratch.appendingPathComponent("kit")
+        let manifest = try StudentKit.export(from: try makePackage(), to: kit).manifest
+        try write("my fix", "Labs/Alpha/Exercise.swift", in: kit)
+        try write("swap", "Labs/Beta/.Exercise.swift.swp", in: kit)
+        try write("build", ".build/debug/racelab", in: kit)
+        XCTAssertEqual(TamperCheck.check(kit, against: manifest), [])
+    }
+
+    func testHarnessTestAndSolutionEditsAreTampering() throws {
+        let kit = scratch.appendingPathComponent("kit")
+        let manifest = try StudentKit.export(from: try makePackage(), to: kit).manifest
+        try write("always pass", "Sources/RaceLabHarness/Verdict.swift", in: kit)
+        try FileManager.default.removeItem(at: kit.appendingPathComponent("Tests/LabsTests/T.swift"))
+        try write("the solution", "Labs/Alpha/Fixed.swift", in: kit)
+        let findings = TamperCheck.check(kit, against: manifest)
+        XCTAssertEqual(findings.map(\.kind), [.changed, .missing, .added])
+        XCTAssertEqual(findings.map(\.path), ["Sources/RaceLabHarness/Verdict.swift", "Tests/LabsTests/T.swift", "Labs/Alpha/Fixed.swift"])
+        XCTAssertTrue(TamperCheck.summary(findings).hasPrefix("Sources/RaceLabHarness/Verdict.swift changed; Tests/LabsTests/T.swift missing"))
+    }
+
+    func testARewrittenManifestDoesNotHideAnEdit() throws {
+        let kit = scratch.appendingPathComponent("kit")
+        let trusted = try StudentKit.export(from: try makePackage(), to: kit).manifest
+        try write("always pass", "Sources/RaceLabHarness/Verdict.swift", in: kit)
+        // The student regenerates the manifest so the kit agrees with itself...
+        try KitManifest(files: KitManifest.hashes(of: KitManifest.packageFiles(under: kit), under: kit))
+            .write(to: kit.appendingPathComponent(KitManifest.fileName))
+        XCTAssertEqual(Grader.integrity(of: kit, trusted: nil).status, .verified, "...which fools a check against its own copy")
+        // ...but not the instructor's, who checks against the manifest of the kit handed out.
+        let integrity = Grader.integrity(of: kit, trusted: trusted)
+        XCTAssertEqual(integrity.status, .tampered)
+        XCTAssertEqual(integrity.findings.map(\.kind), [.manifest, .changed])
+    }
+
+    func testWithoutAManifestTheCheckIsSkippedAndSaysSo() throws {
+        let integrity = Grader.integrity(of: try makePackage(), trusted: nil)
+        XCTAssertEqual(integrity.status, .unchecked)
+        XCTAssertTrue(integrity.message.contains("not a student kit"))
+    }
+
+    func testExportRefusesAFolderInsideThePackage() throws {
+        let root = try makePackage()
+        XCTAssertThrowsError(try StudentKit.export(from: root, to: root.appendingPathComponent("Labs/kit")))
+    }
+}

@@ -1,0 +1,117 @@
+@_spi(LabAuthoring) @testable import LabKit
+@testable import RaceLabGrading
+@testable import RaceLabHarness
+@testable import RaceLabReports
+@testable import TSanReports
+import XCTest
+
+final class VerdictTests: XCTestCase {
+    let plan = ScenarioPlan(lab: "list-adder", variant: "broken", mode: .scripted, iterations: 3, seed: 42)
+
+    func child(_ ending: ChildOutcome.Ending, stderr: String = "", result: ScenarioOutcome? = nil,
+               progress: ChildChannel.Progress? = nil) -> ChildOutcome {
+        ChildOutcome(ending: ending, stderr: stderr, results: result.map { [$0] } ?? [], lastProgress: progress, elapsedSeconds: 1)
+    }
+
+    func cleanResult() -> ScenarioOutcome {
+        var result = ScenarioOutcome()
+        result.iterationsRun = 3
+        result.tsanEnabled = true
+        return result
+    }
+
+    func testCleanRun() {
+        let verdict = VerdictBuilder.verdict(plan: plan, kind: .fixed, child: child(.exited(0), result: cleanResult()), reproduce: "r")
+        XCTAssertFalse(verdict.detected)
+        XCTAssertNil(verdict.harnessError)
+        XCTAssertEqual(VariantOutcome(lab: "l", variant: "fixed", kind: .fixed, mode: .stress, runs: [verdict]).met, true)
+    }
+
+    func testTSanReportAndCrashAreBothDetections() throws {
+        let log = try Fixture.text("list-adder-broken.log")
+        let verdict = VerdictBuilder.verdict(plan: plan, kind: .broken, child: child(.signaled(4), stderr: log), reproduce: "r")
+        XCTAssertEqual(verdict.detections.map(\.detector), [.tsan, .crash])
+        XCTAssertTrue(verdict.detections[0].summary.hasPrefix("Swift access race: main thread write in ListAdderBroken.removeAll"))
+        XCTAssertEqual(verdict.detections[1].summary, "died on SIGILL: Swift/ContiguousArrayBuffer.swift:692: Fatal error: Index out of range")
+        XCTAssertEqual(VariantOutcome(lab: "l", variant: "broken", kind: .broken, mode: .scripted, runs: [verdict]).met, true)
+    }
+
+    func testInvariantFailure() {
+        var result = cleanResult()
+        result.failures = [InvariantFailure(iteration: 2, message: "the total shows 7", file: "Scenario.swift", line: 9)]
+        result.firstFailureIteration = 2
+        let verdict = VerdictBuilder.verdict(plan: plan, kind: .fixed, child: child(.exited(0), result: result), reproduce: "r")
+        XCTAssertEqual(verdict.detections.map(\.detector), [.invariant])
+        XCTAssertEqual(verdict.detections[0].iteration, 2)
+        let outcome = VariantOutcome(lab: "l", variant: "fixed", kind: .fixed, mode: .stress, runs: [verdict])
+        XCTAssertFalse(outcome.met, "a fixed variant that breaks an invariant fails its expectation")
+        XCTAssertEqual(outcome.offendingRuns.count, 1)
+    }
+
+    func testHangReportsWhereThreadsWere() {
+        let progress = ChildChannel.Progress(iteration: 1, checkpointHits: 4, threads: [
+            ThreadPosition(threadID: 11, isMainThread: true, checkpoint: "lock.b", hit: 1, secondsAgo: 10.2)])
+        let verdict = VerdictBuilder.verdict(plan: plan, kind: .broken, child: child(.killedAfterStall, progress: progress), reproduce: "r")
+        XCTAssertEqual(verdict.detections.map(\.detector), [.hang])
+        XCTAssertTrue(verdict.detections[0].summary.contains("main thread at lock.b #1"))
+    }
+
+    func testAHungChildStillReportsTheInvariantsItBrokeBefore() {
+        var hung = child(.killedAfterStall, progress: ChildChannel.Progress(iteration: 1, checkpointHits: 9, threads: []))
+        hung.streamedFailures = [InvariantFailure(iteration: 1, message: "thumbnail never finished", file: "Scenario.swift", line: 7)]
+        let verdict = VerdictBuilder.verdict(plan: plan, kind: .broken, child: hung, reproduce: "r")
+        XCTAssertEqual(verdict.detections.map(\.detector), [.invariant, .hang])
+        XCTAssertEqual(verdict.detections[0].summary, "thumbnail never finished (Scenario.swift:7)")
+        XCTAssertEqual(verdict.failures.count, 1)
+    }
+
+    func testSummaryPrefersARealSourceLineToACompilerGeneratedAccessor() throws {
+        let report = try XCTUnwrap(TSanReportParser.parse("""
+            ==================
+            WARNING: ThreadSanitizer: data race (pid=1)
+              Write of size 1 at 0x7230 by thread T3:
+                #0 $s4Demo1CC5stateSivs /work/Labs/Demo/Broken.swift (racelab+0x1)
+                #1 $s4Demo1CC6finishyyF /work/Labs/Demo/Broken.swift:58:15 (racelab+0x2)
+
+              Previous read of size 1 at 0x7230 by main thread:
+                #0 $s4Demo1CC5stateSivg /<compiler-generated> (racelab+0x3)
+                #1 $s4Demo1CC10isFinishedSbvg /work/Labs/Demo/Broken.swift:46:37 (racelab+0x4)
+
+            SUMMARY: ThreadSanitizer: data race /work/Labs/Demo/Broken.swift in $s4Demo1CC5stateSivs
+            ==================
+            """).first)
+        let line = ReportSummary.oneLine(report)
+        XCTAssertTrue(line.contains("(Broken.swift) vs main thread read in"), line)
+        XCTAssertTrue(line.hasSuffix("(Broken.swift:46)"), line)
+        XCTAssertFalse(line.contains("compiler-generated"), line)
+    }
+
+    func testNoResultIsAHarnessErrorNotAPass() {
+        let verdict = VerdictBuilder.verdict(plan: plan, kind: .fixed, child: child(.exited(0)), reproduce: "r")
+        XCTAssertNotNil(verdict.harnessError)
+        XCTAssertFalse(VariantOutcome(lab: "l", variant: "fixed", kind: .fixed, mode: .stress, runs: [verdict]).met)
+    }
+
+    func testAChildWithoutTSanCannotPass() {
+        var result = cleanResult()
+        result.tsanEnabled = false
+        let verdict = VerdictBuilder.verdict(plan: plan, kind: .fixed, child: child(.exited(0), result: result), reproduce: "r")
+        XCTAssertNotNil(verdict.harnessError)
+    }
+
+    func testEarlyExitIsACrash() {
+        let verdict = VerdictBuilder.verdict(plan: plan, kind: .exercise, child: child(.exited(3)), reproduce: "r")
+        XCTAssertEqual(verdict.detections.map(\.detector), [.crash])
+    }
+
+    func testBrokenVariantThatIsNotCaughtFailsWithSeedAndReproduceCommand() {
+        let verdict = VerdictBuilder.verdict(plan: plan, kind: .broken, child: child(.exited(0), result: cleanResult()),
+                                             reproduce: LabRunner.reproduceCommand(plan))
+        let outcome = VariantOutcome(lab: "list-adder", variant: "broken", kind: .broken, mode: .scripted, runs: [verdict])
+        XCTAssertFalse(outcome.met)
+        let table = TableReporter(colour: false).render([outcome])
+        XCTAssertTrue(table.contains("FAIL list-adder broken (scripted) was NOT caught: lab list-adder, variant broken, seed 42."))
+        XCTAssertTrue(table.contains("reproduce: racelab run list-adder --variant broken --mode scripted --iterations 3 --seed 42"))
+        XCTAssertFalse(table.contains("\u{1B}["), "no colour unless asked")
+    }
+}
