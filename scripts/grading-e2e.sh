@@ -1,145 +1,174 @@
 #!/usr/bin/env bash
-# End-to-end check of grading, from this package as a fresh clone would have it:
+# End-to-end check of grading, from this package as a fresh clone has it:
 #
-#   1. export a student kit (no Fixed*.swift, plus racelab-kit.json);
-#   2. make four submissions from it:
-#        solved     every lab's Fixed.swift copied into its Exercise.swift (class renamed
-#                   <Lab>Fixed -> <Lab>Exercise, the `solutions` extension dropped)
-#        untouched  the kit as handed out (the exercises are the broken code)
-#        tampered   the kit with one harness file edited
-#        forger     list-adder's exercise prints a forged, unsigned "clean" result line
-#        renamed    solved, but list-adder's exercise class renamed, so the lab's scenario no
-#                   longer compiles: list-adder scores 0 (kit original graded), the rest full
-#   3. racelab grade-all them (each in its own copy and TSan build);
-#   4. render every report in every format (racelab grade --from) and check:
-#        solved = full marks, untouched = 0, tampered flagged and 0, forger's list-adder 0 and
-#        tampered; the stress iterations and the chance that an unfixed exercise passes are in
-#        every report.
+#   1. export a student kit (no Fixed*.swift, no solution catalog, plus racelab-kit.json);
+#   2. a class: solved (every lab's reference fix turned into its exercise), untouched, renamed
+#      (list-adder's exercise class renamed: its lab does not compile, the others still count),
+#      a hidden folder (.sneaky, solved), an archive layout (archive/racelab-kit/..., solved), a
+#      submission whose Sources/ is a link out of it, a submission that is itself a link, and a
+#      plain file; racelab grade-all grades every lab of every entry;
+#   3. the attacks in scripts/attacks/ (each a list-adder exercise), graded on list-adder: every
+#      one scores 0 and says why (rejected, does not compile, or caught);
+#   4. the same harness with the exercise checks OFF (test only): a poisoner graded before a
+#      half-fixed exercise, a load-time thief and a channel forger still score 0, and the
+#      half-fixed exercise after the poisoner too;
+#   5. every report rendered in every format (racelab grade --from) and checked.
 #
-# Usage: scripts/grading-e2e.sh [WORK_DIR]     LABS=list-adder,ui-off-main to grade fewer labs.
-#        KIT_TEST=1 also runs `make test` inside the kit (slow: a second TSan build of the tests).
-# Takes 5 to 15 minutes (three TSan builds on two cores). Exit 0 when every check holds.
+# Usage: scripts/grading-e2e.sh [WORK_DIR]     LABS=list-adder,ui-off-main grades fewer labs in step 2.
+# Exit 0 when every check holds.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 WORK=${1:-$(mktemp -d /tmp/racelab-e2e.XXXXXX)}
 mkdir -p "$WORK"
 RACELAB="$ROOT/.build/debug/racelab"
+ATTACKS="$ROOT/scripts/attacks"
 LABS_ARG=()
 if [ -n "${LABS:-}" ]; then LABS_ARG=(--labs "$LABS"); fi
 say() { printf '\n== %s\n' "$*"; }
+started=$(date +%s)
 
 say "build ($ROOT)"
 make -C "$ROOT" build >/dev/null
 
 say "export the student kit to $WORK/kit"
-rm -rf "$WORK/kit" "$WORK/submissions" "$WORK/grades"
+rm -rf "$WORK/kit" "$WORK/class" "$WORK/attacks" "$WORK/unchecked" "$WORK"/grades-*
 (cd "$ROOT" && "$RACELAB" export "$WORK/kit")
-if find "$WORK/kit/Labs" -name 'Fixed*.swift' | grep -q .; then echo "FAIL: the kit contains Fixed*.swift"; exit 1; fi
+if find "$WORK/kit/Labs" "$WORK/kit/Sources" -name 'Fixed*.swift' -o -name SolutionCatalog | grep -q .; then echo "FAIL: the kit contains reference solutions"; exit 1; fi
 
-if [ -n "${KIT_TEST:-}" ]; then
-    say "make test inside the kit"
-    make -C "$WORK/kit" test
-    rm -rf "$WORK/kit/.build" "$WORK/kit/.racelab"
-fi
-
-say "submissions"
-mkdir -p "$WORK/submissions"
-for name in solved untouched tampered forger renamed; do cp -R "$WORK/kit" "$WORK/submissions/$name"; done
-
-for dir in "$ROOT"/Labs/*/; do
-    lab=$(basename "$dir")
-    [ -f "$dir/Fixed.swift" ] || continue
-    # <Lab>Fixed* -> <Lab>Exercise* (helper types too: AsyncOperationFixedFactory); the extension that registers solutions goes (it would clash
-    # with nothing in the kit, but an exercise may not declare `solutions`).
-    sed -e "s/\b${lab}Fixed/${lab}Exercise/g" -e '/^extension [A-Za-z]*Lab {$/,/^}$/d' \
-        "$dir/Fixed.swift" > "$WORK/submissions/solved/Labs/$lab/Exercise.swift"
-done
-
-cp -R "$WORK/submissions/solved/Labs/." "$WORK/submissions/renamed/Labs/"
-sed -i 's/\bListAdderExercise\b/ListAdderSolution/' "$WORK/submissions/renamed/Labs/ListAdder/Exercise.swift"
-
-echo "// a harmless-looking edit" >> "$WORK/submissions/tampered/Sources/RaceLabKit/Verdict.swift"
-
-cat > "$WORK/submissions/forger/Labs/ListAdder/Exercise.swift" <<'SWIFT'
-import Foundation
-import RaceLabKit
-
-/// Prints what a clean result looks like, then leaves before the harness can say otherwise.
-final class ListAdderExercise: ListAdderController {
-    init(environment: ListAppEnvironment) {
-        print(#"RACELAB-RESULT {"elapsedSeconds":1,"failures":[],"iterationsRun":3,"metrics":{},"notes":[],"tsanEnabled":true,"tsanReports":0}"#)
-        fflush(stdout)
-        exit(0)
-    }
-    func add(_ number: Int) {}
-    func remove(at index: Int) {}
-    func removeAll(keepingFirst count: Int) {}
+# A kit copy whose exercises are the reference fixes: <Lab>Fixed* -> <Lab>Exercise*, the
+# extension that registers solutions dropped, the kit's factory function kept.
+solve() { # folder [lab ...]
+    local target=$1; shift
+    for dir in "$ROOT"/Labs/*/; do
+        lab=$(basename "$dir")
+        [ -f "$dir/Fixed.swift" ] || continue
+        if [ $# -gt 0 ] && [[ ! " $* " == *" $lab "* ]]; then continue; fi
+        exercise="$target/Labs/$lab/Exercise.swift"
+        factory=$(sed -n '/^\/\/\/ How the harness makes your exercise/,$p' "$WORK/kit/Labs/$lab/Exercise.swift")
+        { sed -e "s/\b${lab}Fixed/${lab}Exercise/g" -e '/^extension [A-Za-z]*Lab {$/,/^}$/d' "$dir/Fixed.swift"; echo; echo "$factory"; } > "$exercise"
+    done
 }
-SWIFT
 
-say "grade-all"
-(cd "$WORK" && "$RACELAB" grade-all submissions --kit kit --output grades --format json --seed 2026 "${LABS_ARG[@]}")
-cat "$WORK/grades/summary.csv"
+say "a class of submissions"
+mkdir -p "$WORK/class"
+for name in solved untouched renamed .sneaky linked-sources; do cp -R "$WORK/kit" "$WORK/class/$name"; done
+solve "$WORK/class/solved"
+solve "$WORK/class/renamed"
+sed -i 's/\bListAdderExercise\b/ListAdderSolution/' "$WORK/class/renamed/Labs/ListAdder/Exercise.swift"
+solve "$WORK/class/.sneaky"
+mkdir -p "$WORK/class/archive" && cp -R "$WORK/kit" "$WORK/class/archive/racelab-kit" && solve "$WORK/class/archive/racelab-kit"
+mkdir -p "$WORK/elsewhere" && cp -R "$WORK/class/solved/Sources" "$WORK/elsewhere/Sources"
+rm -rf "$WORK/class/linked-sources/Sources" && ln -s "$WORK/elsewhere/Sources" "$WORK/class/linked-sources/Sources"
+ln -s "$WORK/class/solved" "$WORK/class/linked-folder"
+echo "not a submission" > "$WORK/class/notes.txt"
+
+(cd "$WORK" && "$RACELAB" grade-all class --kit kit --output grades-class --format json --seed 2026 "${LABS_ARG[@]}")
+cat "$WORK/grades-class/summary.csv"
+
+say "attacks (scripts/attacks), graded on list-adder"
+mkdir -p "$WORK/attacks"
+for attack in "$ATTACKS"/*.swift; do
+    name=$(basename "$attack" .swift)
+    case $name in poisoner|thief) continue;; esac
+    cp -R "$WORK/kit" "$WORK/attacks/$name"
+    cp "$attack" "$WORK/attacks/$name/Labs/ListAdder/Exercise.swift"
+done
+(cd "$WORK" && "$RACELAB" grade-all attacks --kit kit --output grades-attacks --format json --seed 2026 --labs list-adder)
+cat "$WORK/grades-attacks/summary.csv"
+
+say "with the exercise checks OFF (test only): a poisoner before a half-fixed exercise, a load-time thief, a channel forger"
+mkdir -p "$WORK/unchecked"
+for pair in 1-poisoner:poisoner 2-half-fixed:half-fixed 3-thief:thief 4-channel:channel 5-solved:; do
+    name=${pair%%:*}; attack=${pair#*:}
+    cp -R "$WORK/kit" "$WORK/unchecked/$name"
+    if [ -n "$attack" ]; then cp "$ATTACKS/$attack.swift" "$WORK/unchecked/$name/Labs/ListAdder/Exercise.swift"; else solve "$WORK/unchecked/$name" ListAdder; fi
+done
+(cd "$WORK" && RACELAB_UNSAFE_SKIP_EXERCISE_CHECKS=1 "$RACELAB" grade-all unchecked --kit kit --output grades-unchecked --format json --seed 2026 --labs list-adder)
+cat "$WORK/grades-unchecked/summary.csv"
 
 say "every format"
-for student in solved untouched tampered forger renamed; do
+for report in "$WORK"/grades-*/*.json; do
     for format in text junit gradescope; do
-        "$RACELAB" grade --from "$WORK/grades/$student.json" --format "$format" --output "$WORK/grades/$student.$format" >/dev/null
+        "$RACELAB" grade --from "$report" --format "$format" --output "${report%.json}.$format" >/dev/null
     done
 done
 
-python3 - "$WORK/grades" <<'PY'
-import json, sys, xml.etree.ElementTree as ET
-grades = sys.argv[1]
+python3 - "$WORK" <<'PY'
+import csv, json, os, sys, xml.etree.ElementTree as ET
+work = sys.argv[1]
 failures = []
 def check(condition, what):
     print(("ok    " if condition else "FAIL  ") + what)
     if not condition: failures.append(what)
 
-def formats(student):
-    report = json.load(open(f"{grades}/{student}.json"))
-    gradescope = json.load(open(f"{grades}/{student}.gradescope"))
-    junit = ET.parse(f"{grades}/{student}.junit").getroot()
-    text = open(f"{grades}/{student}.text").read()
-    return report, gradescope, junit, text
+def summary(name):
+    with open(f"{work}/grades-{name}/summary.csv") as f:
+        return {row["student"]: row for row in csv.DictReader(f)}
 
-for student, full in [("solved", True), ("untouched", False)]:
-    report, gradescope, junit, text = formats(student)
-    want = report["maxScore"] if full else 0
-    check(report["maxScore"] > 0 and report["score"] == want, f"{student}: json score {report['score']}/{report['maxScore']}")
-    for lab in report["labs"]:
-        check(lab["score"] == (lab["maxScore"] if full else 0), f"{student}: {lab['lab']} {lab['score']}/{lab['maxScore']}")
-        check(lab["stress"]["iterationsPerRun"] > 0 and lab["stress"]["log10ChanceUpperBound"] is not None,
-              f"{student}: {lab['lab']} stress {lab['stress']['runs']} x {lab['stress']['iterationsPerRun']}, chance log10 {lab['stress']['log10ChanceUpperBound']}")
-    check(gradescope["score"] == want and all(t["status"] == ("passed" if full else "failed") for t in gradescope["tests"]),
-          f"{student}: gradescope score {gradescope['score']}, statuses {sorted(set(t['status'] for t in gradescope['tests']))}")
-    check(all(t["score"] == (t["max_score"] if full else 0) for t in gradescope["tests"]), f"{student}: gradescope test scores")
-    failed = int(junit.get("failures")) + int(junit.get("errors"))
-    check((failed == 0) if full else (failed == int(junit.get("tests"))), f"{student}: junit {junit.get('tests')} tests, {failed} failing")
-    check(f"Score {want:g}/{report['maxScore']:g}" in text and "chance" in text, f"{student}: text says Score {want:g}/{report['maxScore']:g}")
+def report(name, student):
+    stem = student[1:] if False else ("_" + student[1:] if student.startswith(".") else student)
+    base = f"{work}/grades-{name}/{stem}"
+    return (json.load(open(base + ".json")), json.load(open(base + ".gradescope")),
+            ET.parse(base + ".junit").getroot(), open(base + ".text").read())
 
-report, gradescope, junit, text = formats("tampered")
-check(report["integrity"]["status"] == "tampered" and report["score"] == 0, f"tampered: {report['integrity']['message']}")
-check(gradescope["score"] == 0 and "tampered" in gradescope["output"], "tampered: gradescope 0 and says tampered")
-check(int(junit.get("errors")) == int(junit.get("tests")), "tampered: junit errors on every test")
-
-report, gradescope, junit, text = formats("forger")
-forger = [lab for lab in report["labs"] if lab["lab"] == "list-adder"]
-if forger:
-    check(forger[0]["score"] == 0 and forger[0]["status"] == "tampered", f"forger: list-adder {forger[0]['score']}, {forger[0]['status']}")
-
-report, gradescope, junit, text = formats("renamed")
-for lab in report["labs"]:
+# The class.
+rows = summary("class")
+check(set(rows) == {"solved", "untouched", "renamed", ".sneaky", "archive", "linked-sources", "linked-folder", "notes.txt"},
+      f"every entry is reported, hidden ones too: {sorted(rows)}")
+for student in ["solved", ".sneaky", "archive"]:
+    data, gradescope, junit, text = report("class", student)
+    check(rows[student]["status"] == "graded" and data["maxScore"] > 0 and data["score"] == data["maxScore"],
+          f"{student}: full marks {data['score']}/{data['maxScore']}")
+    check(gradescope["score"] == data["maxScore"] and all(t["status"] == "passed" for t in gradescope["tests"]), f"{student}: gradescope all passed")
+    check(int(junit.get("failures")) + int(junit.get("errors")) == 0, f"{student}: junit nothing failing")
+    for lab in data["labs"]:
+        check(lab["stress"]["iterationsPerRun"] > 0, f"{student}: {lab['lab']} stress {lab['stress']['runs']} x {lab['stress']['iterationsPerRun']}")
+data, gradescope, junit, text = report("class", "untouched")
+check(data["score"] == 0 and all(l["status"] == "failed" for l in data["labs"]), f"untouched: 0, every lab failed")
+check(int(junit.get("failures")) == int(junit.get("tests")), "untouched: junit every test failing")
+data, _, _, _ = report("class", "renamed")
+for lab in data["labs"]:
     if lab["lab"] == "list-adder":
-        check(lab["score"] == 0 and "does not compile" in lab["message"], f"renamed: list-adder {lab['score']}: {lab['message'][:90]}")
+        check(lab["score"] == 0 and "does not compile" in lab["message"], f"renamed: list-adder 0: {lab['message'][:100]}")
     else:
-        check(lab["score"] == lab["maxScore"], f"renamed: {lab['lab']} {lab['score']}/{lab['maxScore']} (still graded)")
+        check(lab["score"] == lab["maxScore"], f"renamed: {lab['lab']} still graded {lab['score']}/{lab['maxScore']}")
+for student in ["linked-sources", "linked-folder"]:
+    check(rows[student]["status"] == "rejected" and rows[student]["score"] == "0" and "link" in rows[student]["note"],
+          f"{student}: rejected, says why: {rows[student]['note'][:110]}")
+check(rows["notes.txt"]["status"] == "skipped", "notes.txt: skipped (not a folder)")
 
-summary = open(f"{grades}/summary.csv").read().splitlines()
-check(summary[0].startswith("student,status,score,max_score"), "summary.csv header")
-statuses = {line.split(",")[0]: line.split(",")[1] for line in summary[1:]}
-check(statuses == {"forger": "graded", "renamed": "graded", "solved": "graded", "tampered": "tampered", "untouched": "graded"}, f"summary statuses {statuses}")
+# The attacks: every one scores 0, and says why.
+rows = summary("attacks")
+expected = {
+    "silgen-ignore": ("rejected", "@_silgen_name"), "tsan-options": ("rejected", "@_cdecl"), "annotate": ("rejected", "@_silgen_name"),
+    "setenv": ("rejected", "setenv"), "testable": ("rejected", "@testable"), "spi": ("rejected", "@_spi"),
+    "channel": ("rejected", "write(3"), "load-time": ("rejected", "@_section"), "process": ("rejected", "Process"),
+    "graded-detector": ("rejected", "CommandLine"), "exit": ("rejected", "exit("), "harness-import": ("failed", "does not compile"),
+    "stdout-forger": ("failed", "not fixed yet"), "solutions": ("failed", "not fixed yet"), "half-fixed": ("failed", "not fixed yet"),
+}
+check(set(rows) == set(expected), f"every attack graded: {sorted(rows)}")
+for student, (status, says) in sorted(expected.items()):
+    if student not in rows: continue
+    data, gradescope, junit, text = report("attacks", student)
+    lab = data["labs"][0]
+    check(data["score"] == 0 and gradescope["score"] == 0 and lab["status"] == status and says in lab["message"],
+          f"attack {student}: {lab['status']} 0/{lab['maxScore']:g}: {lab['message'][:120]}")
+
+# Checks off: the other defences.
+rows = summary("unchecked")
+for student in ["1-poisoner", "2-half-fixed", "3-thief", "4-channel"]:
+    data, _, _, _ = report("unchecked", student)
+    lab = data["labs"][0]
+    check(lab["score"] == 0, f"checks off, {student}: 0 ({lab['status']}): {lab['message'][:110]}")
+    check(any("exercise checks were OFF" in note for note in data["notes"]), f"checks off, {student}: the report says the checks were off")
+for student in ["3-thief", "4-channel"]:
+    data, _, _, _ = report("unchecked", student)
+    check(data["labs"][0]["status"] == "tampered", f"checks off, {student}: its forged result is caught (tampered)")
+data, _, _, _ = report("unchecked", "5-solved")
+check(data["labs"][0]["score"] == data["labs"][0]["maxScore"], "checks off, 5-solved: full marks after the attackers")
+
 print(f"\n{len(failures)} check(s) failed" if failures else "\nall checks passed")
 sys.exit(1 if failures else 0)
 PY
+echo "e2e took $(( $(date +%s) - started )) s"

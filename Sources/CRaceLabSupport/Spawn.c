@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #if defined(__linux__)
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #endif
@@ -30,7 +31,7 @@ static int high_pipe(int ends[2]) {
     return 0;
 }
 
-rl_spawned rl_spawn(const char *path, char *const argv[], char *const envp[], const char *directory) {
+rl_spawned rl_spawn(const char *path, char *const argv[], char *const envp[], const char *directory, int extra_fd) {
     rl_spawned result = {.pid = -1, .stdout_fd = -1, .stderr_fd = -1, .channel_fd = -1, .error = 0};
     int out[2] = {-1, -1}, err[2] = {-1, -1}, chan[2] = {-1, -1};
     if (high_pipe(out) != 0 || high_pipe(err) != 0 || high_pipe(chan) != 0) {
@@ -47,8 +48,17 @@ rl_spawned rl_spawn(const char *path, char *const argv[], char *const envp[], co
     posix_spawn_file_actions_adddup2(&actions, out[1], 1);
     posix_spawn_file_actions_adddup2(&actions, err[1], 2);
     posix_spawn_file_actions_adddup2(&actions, chan[1], 3);
+    int keep = 4, high = -1;
+    if (extra_fd >= 0) {
+        // Copied to a high number first, so the dup2 onto 4 always clears close-on-exec.
+        high = fcntl(extra_fd, F_DUPFD_CLOEXEC, 10);
+        if (high >= 0) {
+            posix_spawn_file_actions_adddup2(&actions, high, 4);
+            keep = 5;
+        }
+    }
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
-    posix_spawn_file_actions_addclosefrom_np(&actions, 4);
+    posix_spawn_file_actions_addclosefrom_np(&actions, keep);
 #endif
     if (directory != NULL) {
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 29)) || defined(__APPLE__)
@@ -79,6 +89,7 @@ rl_spawned rl_spawn(const char *path, char *const argv[], char *const envp[], co
     int status = posix_spawn(&pid, path, &actions, &attributes, argv, envp);
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attributes);
+    if (high >= 0) close(high);
     if (status != 0) {
         result.error = status;
         goto fail;
@@ -104,6 +115,27 @@ fail:
         if (chan[i] >= 0) close(chan[i]);
     }
     return result;
+}
+
+int rl_sealed_memfd(const char *name, const void *bytes, long length) {
+#if defined(__linux__) && defined(MFD_ALLOW_SEALING)
+    int fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (fd < 0) return -1;
+    const char *cursor = bytes;
+    long left = length;
+    while (left > 0) {
+        ssize_t written = write(fd, cursor, (size_t)left);
+        if (written < 0 && errno == EINTR) continue;
+        if (written <= 0) { close(fd); return -1; }
+        cursor += written;
+        left -= written;
+    }
+    if (fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL) != 0) { close(fd); return -1; }
+    return fd;
+#else
+    (void)name; (void)bytes; (void)length;
+    return -1;
+#endif
 }
 
 int rl_poll_readable(const int fds[3], int timeout_ms) {

@@ -1,4 +1,5 @@
 import Foundation
+import RaceLabHarness
 
 /// Builds the lab program (`racelab-child`) of a package tree with ThreadSanitizer, and tells
 /// which lab's exercise a failed build is to blame on. Used by grade-all, which builds the kit
@@ -46,10 +47,15 @@ public struct ChildBuilder: Sendable {
             while let chunk = try? handle.read(upToCount: 65_536), !chunk.isEmpty { collected.append(chunk) }
             reading.signal()
         }
-        do { try process.run() } catch {
-            try? output.fileHandleForWriting.close()
-            return Result(status: -1, timedOut: false, log: "cannot run \(swift): \(error.localizedDescription)", seconds: 0)
+        var launchError: Error?
+        let pid = Interruption.tracking {
+            do { try process.run(); return process.processIdentifier } catch { launchError = error; return 0 }
         }
+        if let launchError {
+            try? output.fileHandleForWriting.close()
+            return Result(status: -1, timedOut: false, log: "cannot run \(swift): \(launchError.localizedDescription)", seconds: 0)
+        }
+        defer { Interruption.untrack(child: pid) }
         var timedOut = false
         while process.isRunning {
             let elapsed = Date().timeIntervalSince(started)

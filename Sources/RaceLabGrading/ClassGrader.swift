@@ -29,6 +29,9 @@ public final class ClassGrader {
         public var buildTimeout: Double = 1800
         /// The largest exercise file read from a submission.
         public var maxExerciseBytes = 256 << 10
+        /// The exercise checks (`ExercisePolicy`). Off only to test the harness's other defences
+        /// (RACELAB_UNSAFE_SKIP_EXERCISE_CHECKS=1); every report then says so.
+        public var exerciseChecks = true
 
         public init(submissions: URL, kit: URL, output: URL, format: GradeFormat, labs: [String]?, seed: UInt64) {
             self.submissions = submissions
@@ -85,7 +88,7 @@ public final class ClassGrader {
             throw SetupError(description: "no readable \(KitManifest.fileName) in '\(settings.kit.path)': give --kit the folder racelab export wrote")
         }
         do {
-            workspace = try RunFolder.privateFolder(named: "racelab-grade-all").resolvingSymlinksInPath()
+            workspace = try RunFolder.privateFolder(named: "racelab-grade-all")
         } catch {
             throw SetupError(description: error.description)
         }
@@ -124,7 +127,10 @@ public final class ClassGrader {
     }
 
     /// Deletes the workspace (unless asked to keep it).
-    public func cleanUp() { if !settings.keep { try? FileManager.default.removeItem(at: workspace) } }
+    public func cleanUp() {
+        if !settings.keep { try? FileManager.default.removeItem(at: workspace) }
+        Interruption.untrack(folder: workspace)
+    }
 
     public var workspacePath: String { workspace.path }
 
@@ -192,7 +198,7 @@ public final class ClassGrader {
         // Source checks: a refused exercise is replaced by the kit's before anything is built.
         var preset: [String: LabGrade] = [:]
         let grader = Grader(executable: URL(fileURLWithPath: "/nonexistent"), policy: policy, seed: settings.seed, programName: "racelab")
-        for lab in registry.labs {
+        for lab in registry.labs where settings.exerciseChecks {
             let violations = exercisePaths(of: lab).flatMap { path in
                 ExercisePolicy.check(source: String(decoding: exercises[path] ?? Data(), as: UTF8.self), file: path,
                                      labModule: ExerciseChecks.labModule(of: lab))
@@ -214,7 +220,7 @@ public final class ClassGrader {
             let built = builder.build { onPhase("building \(ClassGrader.duration($0))") }
             var replaced = false
             if built.succeeded {
-                for lab in registry.labs where preset[lab.id] == nil && studentWrote(lab, exercises) {
+                for lab in registry.labs where settings.exerciseChecks && preset[lab.id] == nil && studentWrote(lab, exercises) {
                     guard let violations = ExerciseChecks.binary(of: lab, buildFolder: builder.buildFolder), !violations.isEmpty else { continue }
                     replaced = true
                     for path in exercisePaths(of: lab) { exercises[path] = kitExercises[path] }
@@ -257,8 +263,12 @@ public final class ClassGrader {
         defer { if !settings.keep { try? FileManager.default.removeItem(at: studentFolder) } }
         onPhase("grading")
         let studentGrader = Grader(executable: program, policy: policy, seed: settings.seed, programName: ".build/debug/racelab", root: tree)
-        let report = studentGrader.report(labs: selectedLabs, integrity: integrity, calibrations: calibrations, command: "racelab grade-all",
+        var report = studentGrader.report(labs: selectedLabs, integrity: integrity, calibrations: calibrations, command: "racelab grade-all",
                                           student: student, preset: preset) { onPhase("grading: \($0)") }
+        report.notes.append(ChildSandbox.summary)
+        if !settings.exerciseChecks {
+            report.notes.append("the exercise checks were OFF (RACELAB_UNSAFE_SKIP_EXERCISE_CHECKS): this grade tests the harness's other defences and is not a course grade")
+        }
         if let failure = report.harnessFailure { return finish(.error, report, "harness failure: \(failure)") }
         let notes = [
             preset.values.filter { $0.status == .rejected }.map(\.lab).sorted().nonEmpty.map { "rejected: \($0.joined(separator: ", "))" },

@@ -19,7 +19,15 @@ public struct ObjectFile: Sendable {
     public struct Section: Sendable {
         public let name: String
         /// The symbols this section's relocations refer to (what its code calls or its data holds).
-        public var references: [String]
+        public var references: [String] { uses.map(\.target) }
+        /// Each reference with the function of this section it comes from, when one covers it.
+        public var uses: [Use]
+    }
+
+    /// One relocation: which symbol, from which function.
+    public struct Use: Sendable, Equatable {
+        public let target: String
+        public let function: String?
     }
 
     public let sections: [Section]
@@ -69,29 +77,37 @@ public struct ObjectFile: Sendable {
         let names = headers.map { string(in: sectionNames, at: $0.name) }
         var symbolsByIndex: [Int: Symbol] = [:]
         var symbols: [Symbol] = []
+        var functions: [Int: [(name: String, start: UInt64, end: UInt64)]] = [:]  // by section index
         if let table = headers.first(where: { $0.type == 2 }), table.link < headers.count {
             let strings = headers[table.link]
             let size = max(table.entrySize, 24)
             for index in 0..<(table.size / size) {
                 let base = table.offset + index * size
-                guard let nameOffset = reader.u32(base), let info = reader.u8(base + 4), let sectionIndex = reader.u16(base + 6) else { break }
+                guard let nameOffset = reader.u32(base), let info = reader.u8(base + 4), let sectionIndex = reader.u16(base + 6),
+                      let value = reader.u64(base + 8), let size = reader.u64(base + 16) else { break }
                 let binding = info >> 4
                 let isSection = info & 0xF == 3 && Int(sectionIndex) < names.count
                 let symbol = Symbol(name: isSection ? names[Int(sectionIndex)] : string(in: strings, at: Int(nameOffset)), isDefined: sectionIndex != 0,
                                     isGlobal: binding == 1 || binding == 2, isWeak: binding == 2)
                 symbolsByIndex[index] = symbol
                 if !symbol.name.isEmpty && !isSection { symbols.append(symbol) }
+                if info & 0xF == 2, sectionIndex != 0 {  // STT_FUNC
+                    functions[Int(sectionIndex), default: []].append((symbol.name, value, value &+ size))
+                }
             }
         }
 
         // Sections, with what their relocations (SHT_RELA = 4, SHT_REL = 9) refer to.
-        var sections = names.map { Section(name: $0, references: []) }
+        var sections = names.map { Section(name: $0, uses: []) }
         for header in headers where header.type == 4 || header.type == 9 {
             guard header.info < sections.count else { continue }
             let size = max(header.entrySize, header.type == 4 ? 24 : 16)
+            let covering = functions[header.info] ?? []
             for index in 0..<(header.size / size) {
-                guard let info = reader.u64(header.offset + index * size + 8) else { break }
-                if let symbol = symbolsByIndex[Int(info >> 32)] { sections[header.info].references.append(symbol.name) }
+                guard let offset = reader.u64(header.offset + index * size), let info = reader.u64(header.offset + index * size + 8) else { break }
+                guard let symbol = symbolsByIndex[Int(info >> 32)] else { continue }
+                let function = covering.first { offset >= $0.start && offset < $0.end }?.name
+                sections[header.info].uses.append(Use(target: symbol.name, function: function))
             }
         }
         self.sections = sections

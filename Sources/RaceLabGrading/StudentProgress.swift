@@ -40,18 +40,69 @@ public struct StudentProgress: Codable, Sendable, Equatable {
         return root?.appendingPathComponent(relativePath)
     }
 
-    public static func load(from url: URL?) -> StudentProgress {
-        guard let url, let data = try? Data(contentsOf: url),
-              let progress = try? JSONDecoder().decode(StudentProgress.self, from: data) else { return StudentProgress() }
-        return progress
+    /// What reading the progress file found.
+    public enum Reading: Equatable {
+        case fresh(StudentProgress)
+        /// The file is there but not progress JSON; it was left as it is.
+        case corrupt(String)
     }
 
-    public func save(to url: URL?) throws {
-        guard let url else { return }
+    /// The progress in `url`; a missing file is fresh progress.
+    public static func read(from url: URL?) -> Reading {
+        guard let url, FileManager.default.fileExists(atPath: url.path) else { return .fresh(StudentProgress()) }
+        guard let data = try? Data(contentsOf: url), let progress = try? JSONDecoder().decode(StudentProgress.self, from: data) else {
+            return .corrupt("\(url.path) is not readable progress; it was left as it is")
+        }
+        return .fresh(progress)
+    }
+
+    /// The progress in `url`, or fresh progress when there is none or it cannot be read.
+    public static func load(from url: URL?) -> StudentProgress {
+        if case .fresh(let progress) = read(from: url) { return progress }
+        return StudentProgress()
+    }
+
+    /// Reads, changes and writes the progress file as one step, under an exclusive lock on
+    /// `<file>.lock` (several racelab commands at once lose nothing), writing a new file and
+    /// renaming it over the old one (a crash leaves the old or the new, never half of one). A
+    /// corrupt file is kept aside as `<file>.corrupt-<time>` and named in the returned warning;
+    /// it is never silently replaced.
+    @discardableResult
+    public static func update(at url: URL?, _ change: (inout StudentProgress) -> Void) throws -> (progress: StudentProgress, warning: String?) {
+        guard let url else {
+            var progress = StudentProgress()
+            change(&progress)
+            return (progress, nil)
+        }
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let lock = open(url.path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard lock >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: url.path + ".lock"]) }
+        defer { close(lock) }
+        while flock(lock, LOCK_EX) != 0 && errno == EINTR {}
+        defer { flock(lock, LOCK_UN) }
+        var warning: String?
+        var progress: StudentProgress
+        switch read(from: url) {
+        case .fresh(let value):
+            progress = value
+        case .corrupt:
+            let aside = url.path + ".corrupt-" + ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: ":", with: "")
+            try FileManager.default.moveItem(atPath: url.path, toPath: aside)
+            warning = "\(url.path) could not be read; it was kept as \(aside) and progress starts again"
+            progress = StudentProgress()
+        }
+        change(&progress)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try encoder.encode(self).write(to: url)
+        try encoder.encode(progress).write(to: url, options: .atomic)
+        return (progress, warning)
+    }
+
+    /// Writes `self` to `url` (replacing what is there, atomically).
+    public func save(to url: URL?) throws {
+        guard let url else { return }
+        let copy = self
+        try Self.update(at: url) { $0 = copy }
     }
 
     // MARK: Exercise files

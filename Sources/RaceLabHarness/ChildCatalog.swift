@@ -14,8 +14,9 @@ public enum ChildCatalog {
         let folder: RunFolder
         do { folder = try RunFolder.make() } catch { throw LoadError(description: error.description) }
         defer { folder.remove() }
-        let request = ChildRequest(executable: executable, arguments: ["catalog"], environment: TSanEnvironment.childEnvironment(folder: folder),
+        var request = ChildRequest(executable: executable, arguments: ["catalog"], environment: TSanEnvironment.childEnvironment(folder: folder),
                                    directory: folder.url, stallTimeout: 60)
+        request.inheritedDescriptor = folder.suppressionsDescriptor
         let outcome = ChildRunner.run(request)
         guard outcome.catalogs.count == 1, outcome.ending == .exited(0) else {
             let why = outcome.stderr.split(separator: "\n").last.map(String.init) ?? "\(outcome.ending)"

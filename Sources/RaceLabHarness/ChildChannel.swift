@@ -14,6 +14,8 @@ import LabKit
 public enum ChildChannel {
     /// The child's descriptor for the channel.
     public static let descriptor: Int32 = 3
+    /// The child's descriptor for its (sealed) TSan suppressions.
+    public static let suppressionsDescriptor: Int32 = 4
 
     static let progressTag = "RACELAB-PROGRESS "
     static let resultTag = "RACELAB-RESULT "

@@ -18,6 +18,8 @@ public struct ChildRequest: Sendable {
     public var outputLimit: Int
     /// After the child ended, how long its output may take to reach its end.
     public var drainGrace: Double = 1
+    /// A descriptor the child gets as fd 4 (its sealed TSan suppressions).
+    public var inheritedDescriptor: Int32?
 
     public init(executable: URL, arguments: [String], environment: [String: String], directory: URL? = nil,
                 stallTimeout: Double = 10, crashGrace: Double = 1.5, outputLimit: Int = 4 << 20) {
@@ -98,15 +100,20 @@ public enum ChildRunner {
         let start = Date()
         let arguments = [request.executable.path] + request.arguments
         let environment = request.environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-        let spawned = withCStrings(arguments) { argv in
-            withCStrings(environment) { envp in
-                rl_spawn(request.executable.path, argv, envp, request.directory?.path)
+        var spawned = rl_spawned()
+        _ = Interruption.tracking {
+            spawned = withCStrings(arguments) { argv in
+                withCStrings(environment) { envp in
+                    rl_spawn(request.executable.path, argv, envp, request.directory?.path, request.inheritedDescriptor ?? -1)
+                }
             }
+            return pid_t(spawned.pid)
         }
         guard spawned.pid > 0 else {
             return ChildOutcome(ending: .failedToStart("\(request.executable.path): \(String(cString: strerror(spawned.error)))"))
         }
         let pid = pid_t(spawned.pid)
+        defer { Interruption.untrack(child: pid) }
         let stdout = OutputCollector(limit: request.outputLimit, lineLimit: 64 << 10, splitLines: true)
         let stderr = OutputCollector(limit: request.outputLimit, splitLines: false, crashMarkers: TSanReportParser.crashMarkers)
         let channel = OutputCollector(limit: request.outputLimit, splitLines: true)

@@ -15,6 +15,8 @@ public struct RunSettings: Sendable {
     public var programName: String
     /// Record each run's interleaving timeline (RunVerdict.trace).
     public var trace = false
+    /// Run children in `ChildSandbox` where the machine offers it.
+    public var sandbox = true
 
     public init(executable: URL, iterations: Int? = nil, runs: Int = 1, seed: UInt64, stallTimeout: Double? = nil,
                 programName: String = "racelab") {
@@ -64,8 +66,13 @@ public enum LabRunner {
         var request = ChildRequest(
             executable: settings.executable, arguments: childArguments(plan),
             environment: TSanEnvironment.childEnvironment(folder: folder), directory: folder.url, stallTimeout: stallTimeout)
+        request.inheritedDescriptor = folder.suppressionsDescriptor
         let traceFile = settings.trace ? try? TraceFile.create(in: folder.url) : nil
         if let traceFile { request.arguments += ["--trace-file", traceFile.path] }
+        if settings.sandbox, let (program, arguments) = ChildSandbox.wrap(request.executable, arguments: request.arguments, folder: folder.url) {
+            request.executable = program
+            request.arguments = arguments
+        }
         let child = ChildRunner.run(request)
         var verdict = VerdictBuilder.verdict(plan: plan, kind: kind, child: child, reproduce: reproduce)
         if let traceFile { verdict.trace = TraceFile.read(traceFile) }

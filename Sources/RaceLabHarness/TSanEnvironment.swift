@@ -47,7 +47,7 @@ public enum TSanEnvironment {
         for name in ["PATH", "LANG", "LC_ALL"] { environment[name] = base[name] }
         environment["HOME"] = folder.url.path
         environment["TMPDIR"] = folder.url.path
-        environment["TSAN_OPTIONS"] = options(symbolizer: symbolizerPath(environment: base), suppressionsFile: folder.suppressionsFile.path)
+        environment["TSAN_OPTIONS"] = options(symbolizer: symbolizerPath(environment: base), suppressionsFile: folder.suppressionsPath)
         // Swift's backtracer is slow to symbolicate and its output is not what we parse.
         environment["SWIFT_BACKTRACE"] = "enable=no"
         return environment

@@ -65,7 +65,10 @@ public enum VerdictBuilder {
 
         let tsanExit = child.ending == .exited(TSanEnvironment.exitCode)
         let tsanText = child.stderr.contains("WARNING: ThreadSanitizer:")
-        if !reports.isEmpty || (result?.tsanReports ?? 0) > 0 || tsanExit || tsanText {
+        let crashLine = TSanReportParser.crashLine(in: child.stderr)
+        // TSan ended the child with an error of its own (no race report): a crash, said below.
+        let tsanFatal = reports.isEmpty && !tsanText && crashLine?.contains("ThreadSanitizer") == true
+        if !reports.isEmpty || (result?.tsanReports ?? 0) > 0 || ((tsanExit || tsanText) && !tsanFatal) {
             let summary = reports.first.map(ReportSummary.oneLine)
                 ?? ((result?.tsanReports ?? 0) > 0 ? "ThreadSanitizer reported \(result?.tsanReports ?? 0) warning(s)"
                     : "ThreadSanitizer found a problem (it ended the child with status \(TSanEnvironment.exitCode)) but its report could not be read")
@@ -82,7 +85,6 @@ public enum VerdictBuilder {
                     ? $0.firstDetectionSeconds : nil },
                 summary: failure.message + " (\(failure.shortLocation))" + more))
         }
-        let crashLine = TSanReportParser.crashLine(in: child.stderr)
         switch child.ending {
         case .signaled(let signal):
             verdict.detections.append(Detection(
@@ -103,6 +105,11 @@ public enum VerdictBuilder {
             if status == 2 && child.results.isEmpty {
                 let line = child.stderr.split(separator: "\n").last.map(String.init) ?? ""
                 verdict.harnessError = "the child rejected its arguments: \(line)"
+            } else if result == nil && child.results.isEmpty, let fatal = crashLine, fatal.contains("ThreadSanitizer") {
+                // TSan itself ended the child (it could not allocate, it crashed): say so.
+                verdict.detections.append(Detection(
+                    detector: .crash, iteration: lastIteration, seconds: child.elapsedSeconds,
+                    summary: "ThreadSanitizer ended the child: " + fatal.replacingOccurrences(of: #"^==\d+==\s*"#, with: "", options: .regularExpression)))
             } else if result == nil && child.results.isEmpty && (status == 0 || tsanExit) {
                 verdict.harnessError = child.malformedLines.isEmpty
                     ? "the child exited (status \(status)) without sending a result"

@@ -35,6 +35,8 @@ public enum TSanReportParser {
     /// Text on stderr meaning the process is crashing (TSan's handler or Swift's runtime).
     public static let crashMarkers = [
         "ThreadSanitizer:DEADLYSIGNAL", "Fatal error:", "Precondition failed:", "Assertion failed:", "ERROR: ThreadSanitizer: SEGV",
+        "ERROR: ThreadSanitizer: requested allocation size", "ERROR: ThreadSanitizer: out of memory", "ThreadSanitizer: out of memory",
+        "ERROR: ThreadSanitizer failed to allocate",
     ]
 
     /// The first line that says the process crashed, if any (outside the reports).

@@ -44,6 +44,7 @@ public struct RaceLabCommandLine {
     static let reportSpec = CommandSpec(
         name: "report", valueOptions: ["html"], positionals: 1...1,
         usage: "racelab report RESULTS.json --html FILE (RESULTS.json from racelab run --json)")
+    static let policySpec = CommandSpec(name: "policy", flags: ["markdown"], usage: "racelab policy [--markdown]")
     static let explainSpec = CommandSpec(
         name: "explain", flags: ["json"], positionals: 0...1,
         usage: "racelab explain [FILE|-] [--json] (FILE holds a ThreadSanitizer log; - or none reads standard input)")
@@ -56,6 +57,7 @@ public struct RaceLabCommandLine {
           racelab run --all [options]       every lab, one table
           racelab report R.json --html F    an HTML page from a saved `run --json`
           racelab explain [FILE|-] [--json] a TSan log (from a lab or any program) in plain words
+          racelab policy [--markdown]       what an exercise may not contain, and why
           racelab help                      this text
 
         run options:
@@ -89,6 +91,7 @@ public struct RaceLabCommandLine {
             case _ where Self.gradingCommandNames.contains(command):
                 return try gradingCommand(command, rest) ?? 2
             case "help", "--help", "-h":
+                guard rest.isEmpty else { throw UsageError("help takes no arguments (got '\(rest.joined(separator: " "))'); usage: racelab help") }
                 print(Self.help)
                 return 0
             case "list":
@@ -99,8 +102,18 @@ public struct RaceLabCommandLine {
                 return try report(ParsedArguments(rest, spec: Self.reportSpec))
             case "explain":
                 return try explain(ParsedArguments(rest, spec: Self.explainSpec))
+            case "policy":
+                let arguments = try ParsedArguments(rest, spec: Self.policySpec)
+                if arguments.has("markdown") {
+                    print(ExercisePolicy.markdownTable)
+                } else {
+                    for rule in ExercisePolicy.rules {
+                        print("\(rule.id) (\(rule.check.rawValue)): \(rule.construct)\n  \(rule.why)")
+                    }
+                }
+                return 0
             default:
-                throw UsageError("unknown command '\(command)'; valid: list, run, report, explain, \(Self.gradingCommandNames.joined(separator: ", ")), help")
+                throw UsageError("unknown command '\(command)'; valid: list, run, report, explain, policy, \(Self.gradingCommandNames.joined(separator: ", ")), help")
             }
         } catch {
             FileHandle.standardError.write(Data("racelab: \(error.message)\n".utf8))
@@ -193,6 +206,7 @@ public struct RaceLabCommandLine {
             stallTimeout: try arguments.double("timeout", in: 1...3600),
             programName: CommandLine.arguments.first ?? "racelab")
         let htmlFile = arguments.string("html")
+        if let htmlFile, let problem = OutputFile.problem(writing: htmlFile) { throw UsageError("cannot write the HTML report: \(problem)") }
         settings.trace = arguments.has("trace") || htmlFile != nil
 
         guard rl_tsan_enabled() != 0 else {
@@ -246,7 +260,7 @@ public struct RaceLabCommandLine {
 
     func writeHTML(_ report: RunReport, to path: String) throws(UsageError) {
         do {
-            try Data(HTMLReporter.render(report, sourceLine: SourceLineReader.lookup()).utf8).write(to: URL(fileURLWithPath: path))
+            try OutputFile.write(HTMLReporter.render(report, sourceLine: SourceLineReader.lookup()), to: path)
         } catch {
             throw UsageError("cannot write the HTML report to '\(path)': \(error.localizedDescription)")
         }

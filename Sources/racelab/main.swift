@@ -1,3 +1,5 @@
 import Foundation
+import RaceLabHarness
 
+Interruption.install()
 exit(RaceLabCommandLine().main(Array(CommandLine.arguments.dropFirst())))

@@ -30,7 +30,54 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(mode.status, 2)
         let command = try LabsTestSupport.runRacelab(["frobnicate"])
         XCTAssertEqual(command.status, 2)
-        XCTAssertEqual(command.stderr, "racelab: unknown command 'frobnicate'; valid: list, run, report, explain, check, hint, progress, grade, grade-all, export, calibrate, help\n")
+        XCTAssertEqual(command.stderr, "racelab: unknown command 'frobnicate'; valid: list, run, report, explain, policy, check, hint, progress, grade, grade-all, export, calibrate, help\n")
+        let help = try LabsTestSupport.runRacelab(["help", "extra"])
+        XCTAssertEqual(help.status, 2, "help with an argument is bad usage, not a success")
+        XCTAssertEqual(help.stderr, "racelab: help takes no arguments (got 'extra'); usage: racelab help\n")
+    }
+
+    /// Ctrl-C stops a long run at once: status 130, no child left running, no temporary folder
+    /// left behind.
+    func testInterruptStopsEverythingAndCleansUp() throws {
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-sigint-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        let process = Process()
+        process.executableURL = LabsTestSupport.racelab
+        process.arguments = ["run", "list-adder", "--variant", "all", "--runs", "40", "--seed", "7654321"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary.path]) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Wait until a child is running (its run folder exists), then interrupt.
+        let deadline = Date(timeIntervalSinceNow: 20)
+        while Date() < deadline, ((try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []).isEmpty { usleep(50_000) }
+        usleep(300_000)
+        kill(process.processIdentifier, SIGINT)
+        let interrupted = Date()
+        process.waitUntilExit()
+        XCTAssertLessThan(Date().timeIntervalSince(interrupted), 5)
+        XCTAssertEqual(process.terminationReason, .exit)
+        XCTAssertEqual(process.terminationStatus, 130)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: temporary.path), [], "no run folder left behind")
+        usleep(200_000)
+        let children = ProcessTree.snapshot().filter { ProcessTree.readFile("/proc/\($0.pid)/cmdline")?.contains("765432") == true }
+        XCTAssertEqual(children.count, 0, "no child left running")
+    }
+
+    /// An output file that cannot be written is refused before any work (not after minutes of it).
+    func testUnwritableOutputsFailBeforeAnyWork() throws {
+        for (arguments, message) in [
+            (["run", "list-adder", "--html", "/nonexistent-folder/run.html"], "racelab: cannot write the HTML report: the folder '/nonexistent-folder' does not exist"),
+            (["grade", "--labs", "list-adder", "--output", "/nonexistent-folder/grade.json"], "racelab: cannot write the report: the folder '/nonexistent-folder' does not exist"),
+            (["grade", "--labs", "list-adder", "--output", "/tmp"], "racelab: cannot write the report: '/tmp' is a folder"),
+        ] {
+            let started = Date()
+            let result = try LabsTestSupport.runRacelab(arguments)
+            XCTAssertEqual(result.status, 2, "\(arguments): \(result.stderr)")
+            XCTAssertTrue(result.stderr.hasPrefix(message), "\(arguments): \(result.stderr)")
+            XCTAssertLessThan(Date().timeIntervalSince(started), 5, "\(arguments) failed before running anything")
+        }
     }
 
     func testListAndJSONRun() throws {

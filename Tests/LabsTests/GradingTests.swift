@@ -162,4 +162,44 @@ final class GradingTests: XCTestCase {
             XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
         }
     }
+
+    /// Several racelab commands at once lose nothing of the student's progress: the file is
+    /// changed under a lock, and written whole.
+    func testConcurrentHintsLoseNothing() throws {
+        let file = scratch.appendingPathComponent("progress.json")
+        let labs = Array(testLabs.labs.prefix(6))
+        let group = DispatchGroup()
+        let failures = NSLock()
+        var statuses: [Int32] = []
+        for lab in labs + labs {
+            group.enter()
+            DispatchQueue.global().async {
+                let status = (try? LabsTestSupport.runRacelab(["hint", lab.id], environment: ["RACELAB_PROGRESS_FILE": file.path]))?.status ?? -1
+                failures.withLock { statuses.append(status) }
+                group.leave()
+            }
+        }
+        group.wait()
+        XCTAssertEqual(statuses, Array(repeating: 0, count: 12))
+        let progress = StudentProgress.load(from: file)
+        for lab in labs {
+            XCTAssertEqual(progress.hintsShown[lab.id], 2, "\(lab.id): two hints asked for, two counted")
+        }
+    }
+
+    /// A progress file that cannot be read is kept aside and named, never silently replaced.
+    func testACorruptProgressFileIsKeptAside() throws {
+        let file = scratch.appendingPathComponent("progress.json")
+        try Data("{ not json".utf8).write(to: file)
+        let shown = try LabsTestSupport.runRacelab(["progress"], environment: ["RACELAB_PROGRESS_FILE": file.path])
+        XCTAssertTrue(shown.stderr.contains("is not readable progress; it was left as it is"), shown.stderr)
+        XCTAssertEqual(try String(contentsOf: file, encoding: .utf8), "{ not json", "reading never replaces it")
+        let hint = try LabsTestSupport.runRacelab(["hint", "list-adder"], environment: ["RACELAB_PROGRESS_FILE": file.path])
+        XCTAssertEqual(hint.status, 0)
+        XCTAssertTrue(hint.stderr.contains("could not be read; it was kept as "), hint.stderr)
+        let kept = try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { $0.hasPrefix("progress.json.corrupt-") }
+        XCTAssertEqual(kept.count, 1)
+        XCTAssertEqual(try String(contentsOf: scratch.appendingPathComponent(kept[0]), encoding: .utf8), "{ not json")
+        XCTAssertEqual(StudentProgress.load(from: file).hintsShown["list-adder"], 1)
+    }
 }

@@ -114,4 +114,36 @@ final class VerdictTests: XCTestCase {
         XCTAssertTrue(table.contains("reproduce: racelab run list-adder --variant broken --mode scripted --iterations 3 --seed 42"))
         XCTAssertFalse(table.contains("\u{1B}["), "no colour unless asked")
     }
+
+    /// A child TSan ended itself (it refused an allocation) shows TSan's own line, not "no
+    /// result".
+    func testTSanEndingTheChildIsACrashThatSaysWhy() throws {
+        let log = try Fixture.text("allocation-too-big.log")
+        let verdict = VerdictBuilder.verdict(plan: plan, kind: .exercise, child: child(.exited(66), stderr: log), reproduce: "r")
+        XCTAssertNil(verdict.harnessError)
+        XCTAssertEqual(verdict.detections.map(\.detector), [.crash])
+        XCTAssertTrue(verdict.detections[0].summary.hasPrefix("ThreadSanitizer ended the child: ERROR: ThreadSanitizer: requested allocation size 0x400000000000"),
+                      verdict.detections[0].summary)
+    }
+
+    /// A report whose function is a crafted, 50,000-level nested mangled name cannot crash the
+    /// parent: it is left mangled.
+    func testADeeplyNestedMangledNameInAReportIsHarmless() {
+        let name = "$s" + String(repeating: "Say", count: 50_000) + "Si" + String(repeating: "G", count: 50_000)
+        let stderr = """
+            ==================
+            WARNING: ThreadSanitizer: data race (pid=1)
+              Write of size 8 at 0x7b0400000010 by thread T1:
+                #0 \(name) /x/Labs/ListAdder/Exercise.swift:3:1 (racelab-child+0x1)
+
+              Previous read of size 8 at 0x7b0400000010 by main thread:
+                #0 \(name) /x/Labs/ListAdder/Exercise.swift:4:1 (racelab-child+0x2)
+
+            SUMMARY: ThreadSanitizer: data race /x/Labs/ListAdder/Exercise.swift:3:1 in \(name)
+            ==================
+            """
+        let verdict = VerdictBuilder.verdict(plan: plan, kind: .exercise, child: child(.exited(66), stderr: stderr), reproduce: "r")
+        XCTAssertTrue(verdict.fired(.tsan))
+        XCTAssertEqual(SwiftDemangler.demangle(name), name, "too long to demangle safely: left as it is")
+    }
 }

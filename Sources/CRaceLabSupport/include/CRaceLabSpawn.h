@@ -18,9 +18,15 @@ typedef struct {
 } rl_spawned;
 
 /// Start `path` with `argv` and `envp` (NULL-terminated) in `directory` (NULL: the parent's),
-/// stdin from /dev/null, stdout/stderr/fd 3 to fresh pipes, every other descriptor closed, in a
-/// new session (so its pid is also its process group id), signals at their defaults.
-rl_spawned rl_spawn(const char *path, char *const argv[], char *const envp[], const char *directory);
+/// stdin from /dev/null, stdout/stderr/fd 3 to fresh pipes, `extra_fd` (when >= 0) as fd 4,
+/// every other descriptor closed, in a new session (so its pid is also its process group id),
+/// signals at their defaults.
+rl_spawned rl_spawn(const char *path, char *const argv[], char *const envp[], const char *directory, int extra_fd);
+
+/// A read-only in-memory file holding `bytes` (Linux memfd, sealed against any write, growth or
+/// shrinking, even by root): what the harness hands a child that no one can change afterwards.
+/// The descriptor is close-on-exec; -1 where the system has no sealed memfds.
+int rl_sealed_memfd(const char *name, const void *bytes, long length);
 
 /// Wait up to `timeout_ms` for any of `fds` (up to 3; -1 entries are skipped) to be readable or
 /// closed. Returns a bit mask of the ready ones (bit i for fds[i]), 0 on timeout.

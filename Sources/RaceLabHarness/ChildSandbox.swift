@@ -1,0 +1,56 @@
+import Foundation
+
+/// Where the machine allows it (Linux with mount and network namespaces, as root or with
+/// unprivileged user namespaces), a child runs in namespaces of its own, set up by util-linux's
+/// `unshare`:
+/// - the whole file system is read-only to it, except its private run folder, and /dev/shm is a
+///   fresh private tmpfs: it cannot change another run's files, the kit, the grades or the
+///   workspace of another submission;
+/// - it has no network (only a loopback that is down).
+/// It does not protect against code that calls mount(2) itself (the exercise checks refuse
+/// that), and it shares the CPU, memory and the process table with everything else (the
+/// watchdog and the process-tree kill handle those). Elsewhere children run without it, and
+/// reports say so.
+public enum ChildSandbox {
+    /// Sets up the mounts, then becomes the child. $0 is the run folder.
+    static let script = #"mount --make-rprivate / && mount --bind "$0" "$0" && mount --bind / / && mount -o remount,bind,ro / && mount -t tmpfs -o size=64m,mode=1777 tmpfs /dev/shm && cd "$0" && exec "$@""#
+
+    /// The `unshare` to use, when the machine has one that works (checked once, by running a
+    /// sandboxed `true`).
+    public static let unshare: String? = {
+        #if os(Linux)
+        guard let path = ["/usr/bin/unshare", "/bin/unshare"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return nil }
+        guard let folder = try? RunFolder.privateFolder(named: "racelab-sandbox-probe") else { return nil }
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = namespaceOptions + ["/bin/sh", "-c", script, folder.path, "/bin/true"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return nil }
+        process.waitUntilExit()
+        return process.terminationStatus == 0 ? path : nil
+        #else
+        return nil
+        #endif
+    }()
+
+    /// Root may make namespaces directly; anyone else needs a user namespace first.
+    static var namespaceOptions: [String] {
+        (geteuid() == 0 ? [] : ["--user", "--map-root-user"]) + ["--mount", "--net", "--"]
+    }
+
+    /// The program and arguments that run `executable` in the sandbox, in `folder`; nil when the
+    /// machine offers no sandbox.
+    public static func wrap(_ executable: URL, arguments: [String], folder: URL) -> (URL, [String])? {
+        guard let unshare else { return nil }
+        return (URL(fileURLWithPath: unshare), namespaceOptions + ["/bin/sh", "-c", script, folder.path, executable.path] + arguments)
+    }
+
+    /// For reports: how children are isolated here.
+    public static var summary: String {
+        unshare == nil
+            ? "children run without a sandbox (no usable unshare on this machine): only their own run folders and the process-tree kill isolate them"
+            : "children run in a sandbox: read-only file system except their own run folder, no network"
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+
+/// A file a command will write at the end of its work: checked before the work starts (so a
+/// typo in a path costs nothing), and written whole or not at all (a new file renamed over
+/// the old one, so an interrupted run never leaves half a report).
+public enum OutputFile {
+    /// Nil when `path` can be written; else why not, in one line.
+    public static func problem(writing path: String) -> String? {
+        let url = URL(fileURLWithPath: path)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            return "'\(path)' is a folder; give a file name"
+        }
+        let folder = url.deletingLastPathComponent()
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            return "the folder '\(folder.path)' does not exist"
+        }
+        guard access(folder.path, W_OK) == 0 else { return "the folder '\(folder.path)' is not writable" }
+        if FileManager.default.fileExists(atPath: url.path), access(url.path, W_OK) != 0 { return "'\(path)' is not writable" }
+        return nil
+    }
+
+    /// Writes `text` to `path` atomically.
+    public static func write(_ text: String, to path: String) throws {
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+    }
+}

@@ -1,0 +1,177 @@
+import Foundation
+import XCTest
+@testable import RaceLabGrading
+
+/// The exercise checks: one test per rule (its own example must break exactly that rule), the
+/// code-only view of a source, the lab code we ship passing, and the instructors' list in step.
+final class ExercisePolicyTests: XCTestCase {
+    var packageRoot: URL { URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent() }
+
+    func testEverySourceRuleCatchesItsOwnExample() {
+        let sourceRules = ExercisePolicy.rules.filter { $0.check == .source }
+        XCTAssertGreaterThanOrEqual(sourceRules.count, 20)
+        for rule in sourceRules {
+            let example = rule.id == "import" ? "import Glibc" : rule.example
+            XCTAssertFalse(example.isEmpty, "\(rule.id) has no example")
+            let text = "import Foundation\n\n" + example + "\n"
+            let found = ExercisePolicy.check(source: text, file: "Labs/ListAdder/Exercise.swift", labModule: "ListAdder")
+            XCTAssertTrue(found.contains { $0.rule == rule.id && $0.line == 3 }, "\(rule.id): \(found)")
+            let own = found.first { $0.rule == rule.id }
+            XCTAssertEqual(own?.file, "Labs/ListAdder/Exercise.swift")
+            XCTAssertTrue(own?.description.hasPrefix("Labs/ListAdder/Exercise.swift:3: ") == true, own?.description ?? "")
+        }
+    }
+
+    func testTheMessageNamesFileLineAndConstruct() throws {
+        let found = ExercisePolicy.check(source: "import Foundation\n@_silgen_name(\"__tsan_ignore_thread_begin\") func quiet()\n",
+                                         file: "Labs/StaleResults/Exercise.swift", labModule: "StaleResults")
+        let first = try XCTUnwrap(found.first { $0.rule == "silgen-name" })
+        XCTAssertEqual(first.description, "Labs/StaleResults/Exercise.swift:2: @_silgen_name: " + ExercisePolicy.rule("silgen-name").why)
+        XCTAssertTrue(found.contains { $0.rule == "tsan-call" && $0.construct == "__tsan_ignore_thread_begin" } == false,
+                      "the name inside the attribute's string is text, not code")
+    }
+
+    func testCommentsAndStringTextAreNotCode() {
+        let text = """
+            import Foundation
+            // exit(0) would end the child; dlsym is not needed either.
+            /* nested /* FileHandle */ still a comment: setenv */
+            let message = "do not call exit(0) or FileHandle here"
+            let raw = #"no "Process()" here \\(either)"#
+            let block = \"\"\"
+                @_cdecl and __tsan_ mentioned in a multi-line string
+                \"\"\"
+            """
+        XCTAssertEqual(ExercisePolicy.check(source: text, file: "E.swift", labModule: "L"), [])
+    }
+
+    func testCodeInsideAnInterpolationIsCode() {
+        let text = "let s = \"total: \\(exit(0))\"\nlet r = #\"a \\#(setenv(\"A\", \"B\", 1)) b\"#\n"
+        let rules = Set(ExercisePolicy.check(source: text, file: "E.swift", labModule: "L").map(\.rule))
+        XCTAssertEqual(rules, ["exit", "environment"])
+    }
+
+    func testImportsOfTheLabItselfAndTheToolchainArePermitted() {
+        let text = "import Foundation\nimport Dispatch\nimport Synchronization\nimport LabKit\nimport ListAdder\n@preconcurrency import Foundation\n"
+        XCTAssertEqual(ExercisePolicy.check(source: text, file: "E.swift", labModule: "ListAdder"), [])
+        let other = ExercisePolicy.check(source: "import StaleResults\nimport CRaceLabSupport\n", file: "E.swift", labModule: "ListAdder")
+        XCTAssertEqual(other.map(\.construct), ["import StaleResults", "import CRaceLabSupport"])
+    }
+
+    /// Methods that share a name with a forbidden C function are not calls to it.
+    func testMethodsNamedLikeCFunctionsPass() {
+        let text = """
+            import Foundation
+            final class Card { func rename(to name: String) {}; func write(_ s: String) {}; func close() {} }
+            let semaphore = DispatchSemaphore(value: 0)
+            semaphore.signal()
+            let card = Card(); card.write("x"); card.close()
+            """
+        XCTAssertEqual(ExercisePolicy.check(source: text, file: "E.swift", labModule: "L"), [])
+    }
+
+    /// Every Swift file of every lab (broken, exercise and the reference fixes) would pass as an
+    /// exercise: the checks refuse nothing an honest fix needs.
+    func testTheLabsOwnCodePassesTheSourceChecks() throws {
+        let labs = packageRoot.appendingPathComponent("Labs")
+        var checked = 0
+        for folder in try FileManager.default.contentsOfDirectory(atPath: labs.path).sorted() {
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: labs.appendingPathComponent(folder).path)) ?? []
+            for file in files where file.hasSuffix(".swift") && file != "Scenario.swift" {
+                let text = try String(contentsOf: labs.appendingPathComponent(folder).appendingPathComponent(file), encoding: .utf8)
+                XCTAssertEqual(ExercisePolicy.check(source: text, file: "\(folder)/\(file)", labModule: folder), [])
+                checked += 1
+            }
+        }
+        XCTAssertGreaterThanOrEqual(checked, 45)
+    }
+
+    /// docs/exercise-policy.md, the instructors' list, names every rule.
+    func testTheInstructorsListNamesEveryRule() throws {
+        let doc = try String(contentsOf: packageRoot.appendingPathComponent("docs/exercise-policy.md"), encoding: .utf8)
+        for rule in ExercisePolicy.rules {
+            XCTAssertTrue(doc.contains("`\(rule.id)`"), "docs/exercise-policy.md does not list \(rule.id)")
+        }
+        XCTAssertTrue(doc.contains(ExercisePolicy.markdownTable), "docs/exercise-policy.md holds `racelab policy --markdown` as it is now")
+    }
+
+    // MARK: Compiled code
+
+    func testCFunctionAllowListAndCompilerSections() {
+        for allowed in ["swift_retain", "__tsan_read8", "__tsan_func_entry", "pthread_mutex_lock", "dispatch_async_f", "usleep", "memcpy",
+                        "__tsan_ignore_thread_begin", "sqrt", "sem_wait"] {
+            XCTAssertTrue(ExercisePolicy.isAllowedC(allowed), allowed)
+        }
+        for refused in ["write", "dup2", "close", "setenv", "dlsym", "fork", "posix_spawn", "kill", "exit", "_exit", "abort",
+                        "__tsan_acquire", "__tsan_release", "AnnotateIgnoreReadsBegin", "__sanitizer_set_report_path", "rl_checkpoint_release",
+                        "mount", "syscall", "signal", "sigaction", "open", "fopen", "getenv"] {
+            XCTAssertFalse(ExercisePolicy.isAllowedC(refused), refused)
+        }
+        XCTAssertTrue(ExercisePolicy.isCompilerSection(".text.$s9ListAdder0aB8ExerciseC3addyySiF"))
+        XCTAssertTrue(ExercisePolicy.isCompilerSection("swift5_typeref"))
+        XCTAssertFalse(ExercisePolicy.isCompilerSection("racelab_hook"))
+        XCTAssertTrue(ExercisePolicy.isLoadTimeSection(".init_array.0"))
+        XCTAssertTrue(ExercisePolicy.isLoadTimeSection(".preinit_array"))
+    }
+
+    /// Real objects from snippets compiled here with TSan (as the exercise module would be): each
+    /// attack is refused by the binary checks for what it compiled into, not for how it was
+    /// spelled.
+    func testCompiledAttacksAreRefused() throws {
+        let cases: [(String, String, String)] = [
+            ("foreign-definition", "@_cdecl(\"__tsan_default_options\") public func options() -> UnsafePointer<CChar>? { nil }", "__tsan_default_options"),
+            ("load-time-code", "@_section(\".init_array\") @_used let early: @convention(c) () -> Void = { print(\"before main\") }", ".init_array"),
+            ("custom-section", "@_section(\"racelab_hook\") @_used let marker: Int = 1", "racelab_hook"),
+            ("c-call", "import Foundation\npublic func leak() { _ = dup2(1, 3) }", "dup2"),
+            ("c-call", "import Foundation\n@_silgen_name(\"AnnotateIgnoreReadsBegin\") func ignore(_ f: UnsafePointer<CChar>?, _ l: Int32)\npublic func quiet() { ignore(nil, 0) }", "AnnotateIgnoreReadsBegin"),
+            ("c-call", "@_silgen_name(\"syscall\") func sys(_ number: Int) -> Int\npublic func raw() { _ = sys(39) }", "syscall"),
+            ("forbidden-api", "import Foundation\npublic func spawn() { let p = Process(); p.arguments = [] }", "Foundation.Process"),
+            ("forbidden-api", "import Foundation\npublic func note() { FileHandle.standardError.write(Data()) }", "Foundation.FileHandle"),
+        ]
+        for (rule, source, expected) in cases {
+            let object = try compile(source)
+            let found = ExercisePolicy.check(object: object, file: "E.o", module: "ListAdderExercises")
+            XCTAssertTrue(found.contains { $0.rule == rule && $0.construct.contains(expected) }, "\(rule) / \(expected): \(found)")
+        }
+        // An honest snippet with a lock, a queue, an atomic and a Mutex passes.
+        let honest = try compile("""
+            import Foundation
+            import Synchronization
+            public final class Counter: @unchecked Sendable {
+                private let lock = NSLock(); private var value = 0
+                private let queue = DispatchQueue(label: "q")
+                private let atomic = Atomic<Int>(0)
+                private let mutex = Mutex<Int>(0)
+                public init() {}
+                public func add() {
+                    lock.withLock { value += 1 }
+                    queue.sync { value += 1 }
+                    atomic.add(1, ordering: .relaxed)
+                    mutex.withLock { $0 += 1 }
+                    DispatchQueue.concurrentPerform(iterations: 4) { _ in usleep(1) }
+                }
+                deinit { print("bye") }
+            }
+            """)
+        XCTAssertEqual(ExercisePolicy.check(object: honest, file: "E.o", module: "ListAdderExercises"), [])
+    }
+
+    func compile(_ source: String) throws -> ObjectFile {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-policy-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("Exercise.swift")
+        try Data(source.utf8).write(to: file)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["swiftc", "-c", "-sanitize=thread", "-Onone", "-parse-as-library", "-module-name", "ListAdderExercises",
+                             "-swift-version", "5", file.path, "-o", folder.appendingPathComponent("Exercise.o").path]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, message)
+        return try ObjectFile(contentsOf: folder.appendingPathComponent("Exercise.o"))
+    }
+}
