@@ -90,7 +90,7 @@ let package = Package(
             name: "racelab", dependencies: ["LabKit", "RaceLabHarness", "RaceLabReports", "RaceLabGrading", "TSanReports", "CRaceLabSupport"]),
         .testTarget(
             name: "RaceLabTests",
-            dependencies: ["LabKit", "RaceLabHarness", "RaceLabReports", "RaceLabGrading", "TSanReports", "racelab"],
+            dependencies: ["LabKit", "RaceLabHarness", "RaceLabReports", "RaceLabGrading", "TSanReports", "CRaceLabSupport", "racelab"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

@@ -58,6 +58,10 @@ int rl_tsan_enabled(void);
 /// How many reports TSan has printed in this process (counted by __tsan_on_report).
 int64_t rl_tsan_report_count(void);
 
+// Synchronization.Mutex made visible to TSan (MutexVisibility.c / .S): 1 when the library's
+// three slow paths were found behind the trampolines, 0 on a toolchain without them.
+int rl_mutex_visibility_installed(void);
+
 // Process hygiene.
 
 /// Ask the kernel to SIGKILL this process when its parent dies (Linux); no-op elsewhere.
