@@ -1,76 +1,103 @@
 import Foundation
 
-/// Reads a stream of TSan output (a child's stderr, or any log) into structured reports.
-/// Tolerates colour codes, text between reports, unknown report kinds (kept whole, kind
-/// `.other`) and a log cut off in the middle of a report (marked `truncated`).
+/// Reads TSan output (a child's stderr, or any log) into structured reports. Tolerates colour
+/// codes, text between reports, unknown report kinds (kept whole, kind `.other`), a log cut off
+/// in the middle of a report (marked `truncated`), overlong lines and binary junk. The work is
+/// done a line at a time (`LogLineReader`, `ReportBlockCollector`); these are the conveniences
+/// for a log already in memory.
 public enum TSanReportParser {
-    static let separator = "=================="
-    static let warningPrefix = "WARNING: ThreadSanitizer: "
+    static let separator = ReportBlockCollector.separator.description
+    static let warningPrefix = ReportBlockCollector.warningPrefix.description
+    /// More reports than this in one string are not parsed (the harness's logs have a few).
+    static let maximumReports = 10_000
 
     public static func parse(_ log: String) -> [TSanReport] {
         var reports: [TSanReport] = []
-        var current: [String]?
-        for rawLine in stripColour(log).split(separator: "\n", omittingEmptySubsequences: false) {
-            let line = String(rawLine)
-            if line.hasPrefix(warningPrefix) {
-                if let lines = current { reports.append(report(from: lines, closed: false)) }
-                current = [line]
-            } else if line == separator {
-                if let lines = current { reports.append(report(from: lines, closed: true)) }
-                current = nil
-            } else {
-                current?.append(line)
+        var collector = ReportBlockCollector()
+        forEachLine(of: log) { line in
+            collector.consume(line) { block in
+                if reports.count < maximumReports { reports.append(report(from: block)) }
             }
         }
-        if let lines = current { reports.append(report(from: lines, closed: false)) }
+        collector.finish { block in
+            if reports.count < maximumReports { reports.append(report(from: block)) }
+        }
         return reports
     }
 
-    /// Parse, then keep one report per pair of code locations.
+    /// Parse, then keep one report per set of places in the program's own code.
     public static func parseUnique(_ log: String) -> [TSanReport] {
         var seen = Set<String>()
         return parse(log).filter { seen.insert($0.deduplicationKey).inserted }
     }
 
     /// Text on stderr meaning the process is crashing (TSan's handler or Swift's runtime).
-    public static let crashMarkers = [
-        "ThreadSanitizer:DEADLYSIGNAL", "Fatal error:", "Precondition failed:", "Assertion failed:", "ERROR: ThreadSanitizer: SEGV",
-    ]
+    public static let crashMarkers = ReportBlockCollector.crashMarkers.map(\.description)
 
-    /// The first line that says the process crashed, if any (outside the reports).
+    /// The first line that says the process crashed, if any.
     public static func crashLine(in log: String) -> String? {
-        stripColour(log).split(separator: "\n").first { line in
-            crashMarkers.contains { line.contains($0) }
-        }.map { String($0).trimmingCharacters(in: .whitespaces) }
+        var collector = ReportBlockCollector()
+        forEachLine(of: log) { collector.consume($0) { _ in } }
+        return collector.crashLines.first
     }
 
-    static func stripColour(_ text: String) -> String {
-        text.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
+    /// The lines of a log in memory, as the streaming reader cuts them (colour removed, each
+    /// line bounded). A string holds no unreadable bytes worth refusing, so binary junk in it
+    /// is dropped rather than reported.
+    static func forEachLine(of log: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        var reader = LogLineReader(InMemorySource(log), refusesBinary: false)
+        do {
+            try reader.forEachLine(body)
+        } catch {
+            preconditionFailure("a reader that refuses nothing refused a string: \(error)")
+        }
     }
+
+    static func frame(_ line: String) -> TSanReport.Frame? { TSanFrameParser.frame(line) }
+
+    // MARK: one report
 
     private enum Section {
-        case access, location, thread, mutexAcquisition, mutexCreation, sleep, none
+        case access, location, thread, mutexAcquisition, mutexCreation, sleep, stack, none
     }
 
-    private static func report(from lines: [String], closed: Bool) -> TSanReport {
-        let headline = String(lines[0].dropFirst(warningPrefix.count))
-        let title = headline.replacingOccurrences(of: #" \(pid=\d+\)$"#, with: "", options: .regularExpression)
-        var report = TSanReport(
-            kind: kind(of: title), title: title, accesses: [], location: nil, locationFrames: [], threads: [],
-            lockCycle: nil, summary: nil, truncated: !closed,
-            text: ([separator] + lines + (closed ? [separator] : [])).joined(separator: "\n"))
-        var section = Section.none
+    static func report(from block: ReportBlock) -> TSanReport {
+        let lines = block.lines
+        let headline = lines.first ?? ""
+        var report: TSanReport
+        if headline.hasPrefix(warningPrefix) {
+            var title = String(headline.dropFirst(warningPrefix.count))
+            if let pid = title.range(of: " (pid=", options: .backwards), title.hasSuffix(")") {
+                title = String(title[..<pid.lowerBound])
+            }
+            report = TSanReport(kind: TSanReport.Kind(title: title), title: title, accesses: [], location: nil, locationFrames: [],
+                                threads: [], lockCycle: nil, summary: nil, truncated: !block.closed, text: "")
+        } else {
+            report = ignoresReport(headline, closed: block.closed)
+        }
+        report.linesDropped = block.linesDropped > 0 ? block.linesDropped : nil
+        report.text = ((headline.hasPrefix(warningPrefix) ? [separator] : []) + lines
+            + (block.closed && headline.hasPrefix(warningPrefix) ? [separator] : [])).joined(separator: "\n")
+
+        // Frames straight after the headline are the report's own stack (mutex misuse, a
+        // signal-unsafe call); for the ignores message they are the thread's creation.
+        var section = report.kind == .ignoresNotEnded && !report.threads.isEmpty ? Section.thread : Section.stack
+        var stacks: [[TSanReport.Frame]] = []
         var mutexes: [TSanReport.Access] = []
         var sleepFrames: [TSanReport.Frame]?
         for line in lines.dropFirst() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.hasPrefix("#"), let frame = frame(trimmed) {
+            if trimmed.hasPrefix("#") {
+                guard let frame = TSanFrameParser.frame(trimmed) else { continue }
                 switch section {
                 case .access, .mutexAcquisition: report.accesses[report.accesses.count - 1].frames.append(frame)
                 case .location: report.locationFrames.append(frame)
                 case .thread: report.threads[report.threads.count - 1].frames.append(frame)
                 case .mutexCreation: mutexes[mutexes.count - 1].frames.append(frame)
                 case .sleep: sleepFrames?.append(frame)
+                case .stack:
+                    if stacks.isEmpty { stacks.append([]) }
+                    stacks[stacks.count - 1].append(frame)
                 case .none: break
                 }
                 continue
@@ -86,14 +113,14 @@ public enum TSanReportParser {
                 section = .none
             } else if trimmed.hasPrefix("Thread T"), trimmed.contains("created by") {
                 report.threads.append(TSanReport.Access(
-                    description: trimmed.trimmingSuffix(":").replacingOccurrences(of: " at", with: "", options: [.anchored, .backwards]),
+                    description: trimmed.trimmingSuffix(":").trimmingSuffix(" at"),
                     isWrite: false, isPrevious: false, size: nil, thread: threadName(in: trimmed, after: "Thread "), frames: []))
                 section = .thread
             } else if trimmed.hasPrefix("Mutex "), trimmed.hasSuffix(":"), trimmed.contains(" acquired ") {
                 report.accesses.append(mutexAcquisition(trimmed, previous: report.accesses.last))
                 section = .mutexAcquisition
             } else if trimmed.hasPrefix("Mutex "), trimmed.hasSuffix(" created at:") {
-                // A lock that one of the racing threads held; not an access of its own.
+                // A lock that the report's threads held or misused; not an access of its own.
                 mutexes.append(TSanReport.Access(
                     description: trimmed.trimmingSuffix(" at:"), isWrite: false, isPrevious: false, size: nil,
                     thread: nil, frames: [], mutex: mutexName(trimmed)))
@@ -101,6 +128,13 @@ public enum TSanReportParser {
             } else if trimmed.hasPrefix("As if synchronized via sleep") {
                 sleepFrames = []
                 section = .sleep
+            } else if trimmed == "and:" || trimmed == "Ignore was enabled at:" {
+                stacks.append([])
+                section = .stack
+            } else if trimmed.hasPrefix("Signal "), trimmed.hasSuffix(" handler invoked at:") {
+                report.signal = Int(trimmed.dropFirst("Signal ".count).prefix { $0.isNumber })
+                stacks.append([])
+                section = .stack
             } else if let access = access(trimmed) {
                 report.accesses.append(access)
                 section = .access
@@ -110,16 +144,25 @@ public enum TSanReportParser {
         }
         report.mutexes = mutexes.isEmpty ? nil : mutexes
         report.sleepFrames = sleepFrames
+        report.stacks = stacks.isEmpty ? nil : stacks
         return report
     }
 
-    private static func kind(of title: String) -> TSanReport.Kind {
-        if title.hasPrefix("data race") { return .dataRace }
-        if title.hasPrefix("Swift access race") { return .swiftAccessRace }
-        if title.hasPrefix("lock-order-inversion") { return .lockOrderInversion }
-        if title.hasPrefix("thread leak") { return .threadLeak }
-        if title.hasPrefix("heap-use-after-free") { return .heapUseAfterFree }
-        return .other
+    /// "ThreadSanitizer: thread T1  finished with ignores enabled, created at:" or
+    /// "ThreadSanitizer: main thread finished with ignores enabled".
+    private static func ignoresReport(_ headline: String, closed: Bool) -> TSanReport {
+        let body = String(headline.dropFirst(ReportBlockCollector.ignoresPrefix.utf8CodeUnitCount))
+        let thread = body.hasPrefix("main thread") ? "main thread" : body.firstMatch(of: /^thread (T\d+)/).map { "thread \($0.1)" }
+        let title = "\(thread ?? "a thread") finished with ignores enabled"
+        var threads: [TSanReport.Access] = []
+        if let thread, thread != "main thread" {
+            let name = body.firstMatch(of: /^thread T\d+ '?(.*?)'?\s*finished/).map { String($0.1) }.flatMap { $0.isEmpty ? nil : $0 }
+            threads.append(TSanReport.Access(
+                description: "Thread \(thread.dropFirst("thread ".count))" + (name.map { " '\($0)'" } ?? "") + " (finished)",
+                isWrite: false, isPrevious: false, size: nil, thread: thread, frames: []))
+        }
+        return TSanReport(kind: .ignoresNotEnded, title: title, accesses: [], location: nil, locationFrames: [],
+                          threads: threads, lockCycle: nil, summary: nil, truncated: !closed, text: "")
     }
 
     /// "Mutex M1 acquired here while holding mutex M0 in thread T1:", or (with
@@ -139,7 +182,8 @@ public enum TSanReportParser {
         line.firstMatch(of: /^Mutex (M\d+)/).map { String($0.1) }
     }
 
-    /// "Previous read of size 8 at 0x7b0c00001234 by thread T7:" and friends.
+    /// "Previous read of size 8 at 0x7b0c00001234 by thread T7:" and friends, including an
+    /// annotated object's "Modifying access of Cache at 0x... by thread T2:".
     private static func access(_ line: String) -> TSanReport.Access? {
         guard line.hasSuffix(":"), line.contains(" at 0x"), line.contains(" by ") else { return nil }
         let lower = line.lowercased()
@@ -166,30 +210,8 @@ public enum TSanReportParser {
         guard let range = line.range(of: marker, options: .backwards) else { return nil }
         let rest = line[range.upperBound...]
         if rest.hasPrefix("main thread") { return "main thread" }
-        if let match = rest.firstMatch(of: /(?:thread )?(T\d+)/) { return "thread \(match.1)" }
+        if let match = rest.firstMatch(of: /^(?:thread )?(T\d+)/) { return "thread \(match.1)" }
         return nil
-    }
-
-    /// "#2 $s4Labs...F /path/Broken.swift:37:30 (racelab+0x10c189) (BuildId: ...)".
-    static func frame(_ line: String) -> TSanReport.Frame? {
-        guard let match = line.firstMatch(of: /^#\d+ (\S+)(?: (.*?))?(?: \(([^()+]+)\+0x[0-9a-fA-F]+\))?(?: \(BuildId: [0-9a-f]+\))?$/) else {
-            return nil
-        }
-        let function = String(match.1)
-        var file: String?, lineNumber: Int?, column: Int?
-        if let location = match.2.map(String.init), !location.isEmpty, location != "<null>", !location.hasPrefix("<") {
-            var parts = location.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-            if parts.count >= 3, let c = Int(parts[parts.count - 1]), let l = Int(parts[parts.count - 2]) {
-                column = c; lineNumber = l; parts.removeLast(2)
-            } else if parts.count >= 2, let l = Int(parts[parts.count - 1]) {
-                lineNumber = l; parts.removeLast()
-            }
-            file = parts.joined(separator: ":")
-        }
-        let readable = function == "<null>" ? "<unknown>" : SwiftDemangler.demangle(function)
-        return TSanReport.Frame(
-            function: function, demangled: readable, file: file, line: lineNumber, column: column,
-            module: match.3.map(String.init))
     }
 }
 

@@ -1,9 +1,11 @@
 /// Breaks plain text into lines no wider than a terminal, at spaces, keeping an indent.
-/// A word longer than a whole line (a long path) is split, so no line is ever too wide.
+/// A word longer than a whole line is split, so no line is ever too wide, unless
+/// `breakLongWords` is false (text shown as printed, where a path cut in two misleads).
 enum TextWrapper {
     /// `text` as lines of at most `width` characters. The first line starts with `indent`,
     /// the following ones with `continuation` (a hanging indent for list items).
-    static func wrap(_ text: String, width: Int, indent: String = "", continuation: String? = nil) -> [String] {
+    static func wrap(_ text: String, width: Int, indent: String = "", continuation: String? = nil,
+                     breakLongWords: Bool = true) -> [String] {
         let continuation = continuation ?? indent
         var lines: [String] = []
         var current = indent
@@ -23,7 +25,7 @@ enum TextWrapper {
             }
             if !currentIsEmpty { newLine() }
             // Still too long on a line of its own: cut it into pieces that fit.
-            while current.count + word.count > width {
+            while breakLongWords, current.count + word.count > width {
                 let room = max(1, width - current.count)
                 current += word.prefix(room)
                 word = String(word.dropFirst(room))
