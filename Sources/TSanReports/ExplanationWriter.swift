@@ -22,8 +22,16 @@ extension TSanExplainer {
         }
 
         mutating func say(_ text: String, indent: Int = 0, hanging: Int? = nil) {
+            guard width != Self.unwrapped else {
+                lines.append(spaces(indent) + text)
+                return
+            }
             lines += TextWrapper.wrap(text, width: width, indent: spaces(indent), continuation: spaces(hanging ?? indent))
         }
+
+        /// A width that means "do not wrap": for comparing what two explanations say, where
+        /// wrapping would only cost time.
+        static let unwrapped = Int.max
 
         mutating func bullet(_ text: String) {
             say("- " + text, indent: 2, hanging: 4)
@@ -33,7 +41,8 @@ extension TSanExplainer {
         mutating func source(of frame: TSanReport.Frame, indent: Int) {
             guard frame.isUserCode, let file = frame.file, let line = frame.line, line > 0,
                   let code = sourceLine(file, line)?.trimmingCharacters(in: .whitespaces), !code.isEmpty else { return }
-            lines.append(TextWrapper.cut(spaces(indent) + "\(line) | " + code, width: width))
+            lines.append(width == Self.unwrapped ? spaces(indent) + "\(line) | " + code
+                         : TextWrapper.cut(spaces(indent) + "\(line) | " + code, width: width))
             shownSource = true
         }
 
@@ -69,6 +78,10 @@ extension TSanExplainer {
         /// never cut in two (it may then run past the width).
         mutating func verbatim(_ text: String) {
             for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+                if width == Self.unwrapped {
+                    lines.append(String(line))
+                    continue
+                }
                 let indentCount = line.prefix(while: { $0 == " " }).count
                 lines += TextWrapper.wrap(String(line.dropFirst(indentCount)), width: width, indent: spaces(indentCount),
                                           continuation: spaces(indentCount + 4), breakLongWords: false)
@@ -79,7 +92,7 @@ extension TSanExplainer {
 
         mutating func heading(_ text: String) {
             say(text)
-            lines.append(String(repeating: "=", count: min(width, lines.last?.count ?? 0)))
+            lines.append(width == Self.unwrapped ? "=" : String(repeating: "=", count: min(width, lines.last?.count ?? 0)))
         }
 
         mutating func cures(_ items: [String]) {

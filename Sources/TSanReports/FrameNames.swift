@@ -13,6 +13,17 @@ extension TSanExplainer {
     /// The name of a frame's function, for reading: "worker1()" rather than
     /// "lockOrder.worker1() -> ()", "closure #1 in top-level code" rather than "closure #1 in lockOrder".
     static func readableName(_ frame: TSanReport.Frame) -> String {
+        let key = frame.function + "\u{0}" + (frame.module ?? "")
+        if let known = readableNames.value(for: key) { return known }
+        let name = computeReadableName(frame)
+        readableNames.store(name, for: key)
+        return name
+    }
+
+    /// Names already made readable: regular expressions per frame add up over a long log.
+    private static let readableNames = NameCache(capacity: 20_000)
+
+    private static func computeReadableName(_ frame: TSanReport.Frame) -> String {
         var name = frame.demangled
         if let module = frame.module, name == module + "_main" {
             return "top-level code"  // what the C entry point `<module>_main` runs: main.swift
@@ -113,8 +124,10 @@ extension TSanExplainer {
     static func accessedVariable(_ report: TSanReport) -> (name: String, type: String?)? {
         for frame in report.accesses.compactMap(\.frames.first) {
             let full = frame.demangled
-            guard let match = withoutTypeAnnotation(full).firstMatch(of: /^(.+)\.(modify|setter|getter|read|unsafeMutableAddressor)$/) else { continue }
-            var name = String(match.1)
+            let bare = withoutTypeAnnotation(full)
+            guard let accessor = [".modify", ".setter", ".getter", ".read", ".unsafeMutableAddressor"].first(where: { bare.hasSuffix($0) }),
+                  bare.count > accessor.count else { continue }
+            var name = String(bare.dropLast(accessor.count))
             if let module = frame.module, name.hasPrefix(module + ".") { name = String(name.dropFirst(module.count + 1)) }
             let type = full.count > withoutTypeAnnotation(full).count ? String(full.dropFirst(withoutTypeAnnotation(full).count + 3)) : nil
             return (name, type)
@@ -171,8 +184,10 @@ extension TSanExplainer {
         let lower = access.description.lowercased()
         let modifying = "modified it (an append, a +=, any change in place)"
         // An object a library describes to TSan: "Modifying access of Cache at 0x...".
-        if let object = access.description.firstMatch(of: /[Aa]ccess of (.+?) at 0x/), object.1 != "Swift variable" {
-            return (access.isWrite ? "changed the " : "used the ") + object.1
+        if let start = access.description.range(of: "ccess of "), let end = access.description.range(of: " at 0x"),
+           start.upperBound < end.lowerBound {
+            let object = access.description[start.upperBound..<end.lowerBound]
+            if object != "Swift variable" { return (access.isWrite ? "changed the " : "used the ") + object }
         }
         if lower.hasPrefix("modifying") || lower.hasPrefix("previous modifying") { return modifying }
         // Swift marks the start of an in-place change (+=, append, a mutating call: an inout

@@ -37,10 +37,11 @@ extension TSanExplainer.Writer {
     func lockDescription(_ mutex: TSanReport.Access, in report: TSanReport) -> String {
         var text = "The lock: \(mutex.mutex ?? "a mutex")"
         if let location = report.location {
-            if let global = location.firstMatch(of: /^global '([^']+)'/) {
-                text += ", the global variable \(SwiftDemangler.demangle(String(global.1)))"
-            } else if let heap = location.firstMatch(of: /^heap block of size (\d+) .*allocated by (main thread|thread T\d+)/) {
-                text += ", inside a block of \(heap.1) bytes on the heap allocated by \(Explainer.who(String(heap.2)))"
+            if let global = Self.globalName(location) {
+                text += ", the global variable \(SwiftDemangler.demangle(global))"
+            } else if location.hasPrefix("heap block"), let size = Self.number(after: " of size ", in: location),
+                      let owner = TSanReportParser.threadName(in: location, after: "allocated by ") {
+                text += ", inside a block of \(size) bytes on the heap allocated by \(Explainer.who(owner))"
                 if let frame = report.locationFrames.first(where: \.isUserCode) { text += " " + Explainer.place(frame) }
             }
         }

@@ -111,32 +111,45 @@ extension TSanExplainer.Writer {
     /// "The memory: the global variable ..." from TSan's "Location is ..." line.
     func memoryDescription(_ report: TSanReport) -> String? {
         guard let location = report.location else { return nil }
-        if let global = location.firstMatch(of: /^global '([^']+)'(?: of size (\d+))?/) {
-            let size = global.2.map { " (\($0) bytes)" } ?? ""
-            return "The memory: the global variable \(SwiftDemangler.demangle(String(global.1)))\(size). "
+        let userFrame = report.locationFrames.first(where: \.isUserCode).map { " " + Explainer.place($0) } ?? ""
+        if let global = Self.globalName(location) {
+            let size = Self.number(after: " of size ", in: location).map { " (\($0) bytes)" } ?? ""
+            return "The memory: the global variable \(SwiftDemangler.demangle(global))\(size). "
                 + "Every thread can reach a global, so every thread must follow the same rule to use it."
         }
-        if let heap = location.firstMatch(of: /^(?:heap block|.+?) of size (\d+) .*allocated by (main thread|thread T\d+)/) {
-            var text = "The memory: part of a block of \(heap.1) bytes on the heap (where objects and the "
-                + "contents of arrays, dictionaries and strings live), allocated by \(Explainer.who(String(heap.2)))"
-            if let frame = report.locationFrames.first(where: \.isUserCode) { text += " " + Explainer.place(frame) }
-            return text + "."
-        }
-        if let descriptor = location.firstMatch(of: /^file descriptor (\d+) (\w+) by (main thread|thread T\d+)/) {
-            var text = "The memory: TSan's record of file descriptor \(descriptor.1), \(descriptor.2) by "
-                + Explainer.who(String(descriptor.3))
-            if let frame = report.locationFrames.first(where: \.isUserCode) { text += " " + Explainer.place(frame) }
-            return text + ". TSan treats a descriptor as shared data: closing it while another thread still "
+        if location.hasPrefix("file descriptor "), let owner = TSanReportParser.threadName(in: location, after: " by ") {
+            let descriptor = location.dropFirst("file descriptor ".count).prefix { $0 != " " }
+            let how = location.contains(" created by ") ? "created" : "used"
+            return "The memory: TSan's record of file descriptor \(descriptor), \(how) by \(Explainer.who(owner))\(userFrame). "
+                + "TSan treats a descriptor as shared data: closing it while another thread still "
                 + "reads or writes it is a race (the other thread may use a closed descriptor, or a new file that reused its number)."
         }
-        if let stack = location.firstMatch(of: /^stack of (main thread|thread T\d+)/) {
-            return "The memory: a local variable on the stack of \(Explainer.who(String(stack.1))), "
+        if let size = Self.number(after: " of size ", in: location),
+           let owner = TSanReportParser.threadName(in: location, after: "allocated by ") {
+            return "The memory: part of a block of \(size) bytes on the heap (where objects and the "
+                + "contents of arrays, dictionaries and strings live), allocated by \(Explainer.who(owner))\(userFrame)."
+        }
+        if location.hasPrefix("stack of "), let owner = TSanReportParser.threadName(in: location, after: "stack of ") {
+            return "The memory: a local variable on the stack of \(Explainer.who(owner)), "
                 + "shared with another thread (captured by a closure, or passed as a pointer)."
         }
-        if let tls = location.firstMatch(of: /^TLS of (main thread|thread T\d+)/) {
-            return "The memory: thread-local storage of \(Explainer.who(String(tls.1))), reached by another thread through a pointer."
+        if location.hasPrefix("TLS of "), let owner = TSanReportParser.threadName(in: location, after: "TLS of ") {
+            return "The memory: thread-local storage of \(Explainer.who(owner)), reached by another thread through a pointer."
         }
         return "The memory: " + location + "."
+    }
+
+    /// "counter" from "global 'counter' of size 8 at 0x...".
+    static func globalName(_ location: String) -> String? {
+        guard location.hasPrefix("global '") else { return nil }
+        let name = location.dropFirst("global '".count).prefix { $0 != "'" }
+        return name.isEmpty ? nil : String(name)
+    }
+
+    /// The number right after `marker` ("of size 40" gives 40).
+    static func number(after marker: String, in text: String) -> Int? {
+        guard let start = text.range(of: marker) else { return nil }
+        return Int(text[start.upperBound...].prefix { $0.isASCII && $0.isNumber })
     }
 
     mutating func whyUnordered(_ report: TSanReport) {

@@ -50,7 +50,7 @@ public enum TSanExplainer {
     public static func explain<Source>(reading reader: inout LogLineReader<Source>, width: Int = 80, showStacks: Bool = false,
                                        sourceLine: @escaping SourceLookup = { _, _ in nil }) throws(LogReadError) -> TSanExplanation {
         var collector = ReportBlockCollector()
-        var grouper = ReportGrouper(explanationKey: explanationKey(width: width))
+        var grouper = ReportGrouper(explanationKey: explanationKey)
         try reader.forEachLine { line in
             collector.consume(line) { grouper.add($0) }
         }
@@ -59,13 +59,11 @@ public enum TSanExplainer {
                            sourceLine: sourceLine)
     }
 
-    /// Two reports whose explanations (without source lines) read the same are one problem.
-    private static func explanationKey(width: Int) -> (TSanReport) -> String {
-        { report in
-            var probe = Writer(width: width, sourceLine: { _, _ in nil })
-            probe.body(report)
-            return report.kindName + (report.truncated ? " (cut off)" : "") + "\n" + probe.text
-        }
+    /// Two reports whose explanations (without source lines, unwrapped) read the same are one problem.
+    static func explanationKey(_ report: TSanReport) -> String {
+        var probe = Writer(width: Writer.unwrapped, sourceLine: { _, _ in nil })
+        probe.body(report)
+        return report.kindName + (report.truncated ? " (cut off)" : "") + "\n" + probe.text
     }
 
     private static func explanation<Source>(_ grouper: ReportGrouper, crashLines crashes: [String], reader: LogLineReader<Source>,

@@ -86,7 +86,8 @@ public enum TSanReportParser {
         var mutexes: [TSanReport.Access] = []
         var sleepFrames: [TSanReport.Frame]?
         for line in lines.dropFirst() {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            // TSan indents with spaces; Foundation's trimming costs more than the rest of a line.
+            let trimmed = line.first == " " ? String(line.drop { $0 == " " }) : line
             if trimmed.hasPrefix("#") {
                 guard let frame = TSanFrameParser.frame(trimmed) else { continue }
                 switch section {
@@ -174,12 +175,14 @@ public enum TSanReportParser {
             description: line.trimmingSuffix(":"), isWrite: false, isPrevious: line.contains(" previously "), size: nil,
             thread: sameThread ? previous?.thread : threadName(in: line, after: " in "), frames: [],
             mutex: mutexName(line),
-            heldMutex: line.firstMatch(of: /while holding mutex (M\d+)/).map { String($0.1) })
+            heldMutex: line.range(of: "while holding mutex ").flatMap { mutexName(String(line[$0.upperBound...]), prefix: "") })
     }
 
     /// "M1" from "Mutex M1 ...".
-    private static func mutexName(_ line: String) -> String? {
-        line.firstMatch(of: /^Mutex (M\d+)/).map { String($0.1) }
+    private static func mutexName(_ line: String, prefix: String = "Mutex ") -> String? {
+        guard line.hasPrefix(prefix + "M") else { return nil }
+        let digits = line.dropFirst(prefix.count + 1).prefix { $0.isASCII && $0.isNumber }
+        return digits.isEmpty ? nil : "M\(digits)"
     }
 
     /// "Previous read of size 8 at 0x7b0c00001234 by thread T7:" and friends, including an
@@ -189,10 +192,10 @@ public enum TSanReportParser {
         let lower = line.lowercased()
         let starts = ["read", "write", "previous", "atomic", "modifying", "access"]
         guard starts.contains(where: { lower.hasPrefix($0) }) else { return nil }
-        let size = line.firstMatch(of: /of size (\d+)/).flatMap { Int($0.1) }
+        let size = number(after: "of size ", in: line)
         // "... by thread T1 (mutexes: write M10, read M11):" lists the locks held at the time.
-        let held = line.firstMatch(of: /\(mutexes: ([^)]*)\)/).map {
-            $0.1.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let held = line.range(of: "(mutexes: ").map { start in
+            line[start.upperBound...].prefix { $0 != ")" }.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         }
         let header = line.trimmingSuffix(":")
         return TSanReport.Access(
@@ -206,12 +209,20 @@ public enum TSanReportParser {
     }
 
     /// "main thread" or "thread T7" after the given marker.
-    private static func threadName(in line: String, after marker: String) -> String? {
+    static func threadName(in line: String, after marker: String) -> String? {
         guard let range = line.range(of: marker, options: .backwards) else { return nil }
         let rest = line[range.upperBound...]
         if rest.hasPrefix("main thread") { return "main thread" }
-        if let match = rest.firstMatch(of: /^(?:thread )?(T\d+)/) { return "thread \(match.1)" }
-        return nil
+        let name = rest.hasPrefix("thread ") ? rest.dropFirst("thread ".count) : rest
+        guard name.first == "T" else { return nil }
+        let digits = name.dropFirst().prefix { $0.isASCII && $0.isNumber }
+        return digits.isEmpty ? nil : "thread T\(digits)"
+    }
+
+    /// The number right after `marker` in `line` ("of size 8" gives 8), nil without one.
+    private static func number(after marker: String, in line: String) -> Int? {
+        guard let start = line.range(of: marker) else { return nil }
+        return Int(line[start.upperBound...].prefix { $0.isASCII && $0.isNumber })
     }
 }
 

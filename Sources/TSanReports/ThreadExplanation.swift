@@ -5,7 +5,7 @@ extension TSanExplainer.Writer {
         if report.threads.isEmpty { say("The thread: not named in the log.") }
         for thread in report.threads {
             let name = Explainer.capitalised(Explainer.who(thread.thread))
-            let creator = thread.description.firstMatch(of: /created by (main thread|thread T\d+)/).map { Explainer.who(String($0.1)) }
+            let creator = TSanReportParser.threadName(in: thread.description, after: "created by ").map(Explainer.who)
             say("\(name) was created by \(creator ?? "another thread") here:", indent: 2)
             whereAbouts(thread.frames, indent: 4)
             if thread.description.contains(", finished)") {

@@ -43,7 +43,7 @@ extension TSanExplainer {
     static func origin(of thread: String?, in report: TSanReport) -> String? {
         guard let thread, let origin = ThreadOrigin.of(thread, in: report), origin != .mainThread,
               let created = report.threads.first(where: { $0.thread == thread }) else { return nil }
-        let creator = created.description.firstMatch(of: /created by (main thread|thread T\d+)/).map { who(String($0.1)) }
+        let creator = TSanReportParser.threadName(in: created.description, after: "created by ").map(who)
         var text = "\(capitalised(thread)) is \(origin.description)"
         if let creator { text += ", started by \(creator)" }
         if let frame = created.frames.first(where: \.isUserCode) { text += " " + place(frame) }
