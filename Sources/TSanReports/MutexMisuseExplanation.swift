@@ -23,12 +23,8 @@ extension TSanExplainer.Writer {
         for mutex in report.mutexes ?? [] {
             blank()
             say(lockDescription(mutex, in: report))
+            if !mutex.frames.isEmpty { whereAbouts(mutex.frames, indent: 2) }
             callChain(report.locationFrames, indent: 2, title: "where its memory was allocated, innermost first:")
-            if let frame = Explainer.mainFrame(mutex.frames) {
-                say(Explainer.place(frame), indent: 2, hanging: 5)
-                source(of: frame, indent: 6)
-                callChain(mutex.frames, indent: 2)
-            }
         }
         cures(Self.mutexCures(report.kind))
     }
