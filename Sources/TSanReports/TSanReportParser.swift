@@ -1,78 +1,104 @@
 import Foundation
 
-/// Reads a stream of TSan output (a child's stderr, or any log) into structured reports.
-/// Tolerates colour codes, text between reports, unknown report kinds (kept whole, kind
-/// `.other`) and a log cut off in the middle of a report (marked `truncated`).
+/// Reads TSan output (a child's stderr, or any log) into structured reports. Tolerates colour
+/// codes, text between reports, unknown report kinds (kept whole, kind `.other`), a log cut off
+/// in the middle of a report (marked `truncated`), overlong lines and binary junk. The work is
+/// done a line at a time (`LogLineReader`, `ReportBlockCollector`); these are the conveniences
+/// for a log already in memory.
 public enum TSanReportParser {
-    static let separator = "=================="
-    static let warningPrefix = "WARNING: ThreadSanitizer: "
+    static let separator = ReportBlockCollector.separator.description
+    static let warningPrefix = ReportBlockCollector.warningPrefix.description
+    /// More reports than this in one string are not parsed (the harness's logs have a few).
+    static let maximumReports = 10_000
 
     public static func parse(_ log: String) -> [TSanReport] {
         var reports: [TSanReport] = []
-        var current: [String]?
-        for rawLine in stripColour(log).split(separator: "\n", omittingEmptySubsequences: false) {
-            let line = String(rawLine)
-            if line.hasPrefix(warningPrefix) {
-                if let lines = current { reports.append(report(from: lines, closed: false)) }
-                current = [line]
-            } else if line == separator {
-                if let lines = current { reports.append(report(from: lines, closed: true)) }
-                current = nil
-            } else {
-                current?.append(line)
+        var collector = ReportBlockCollector()
+        forEachLine(of: log) { line in
+            collector.consume(line) { block in
+                if reports.count < maximumReports { reports.append(report(from: block)) }
             }
         }
-        if let lines = current { reports.append(report(from: lines, closed: false)) }
+        collector.finish { block in
+            if reports.count < maximumReports { reports.append(report(from: block)) }
+        }
         return reports
     }
 
-    /// Parse, then keep one report per pair of code locations.
+    /// Parse, then keep one report per set of places in the program's own code.
     public static func parseUnique(_ log: String) -> [TSanReport] {
         var seen = Set<String>()
         return parse(log).filter { seen.insert($0.deduplicationKey).inserted }
     }
 
     /// Text on stderr meaning the process is crashing (TSan's handler or Swift's runtime).
-    public static let crashMarkers = [
-        "ThreadSanitizer:DEADLYSIGNAL", "Fatal error:", "Precondition failed:", "Assertion failed:", "ERROR: ThreadSanitizer: SEGV",
-        "ERROR: ThreadSanitizer: requested allocation size", "ERROR: ThreadSanitizer: out of memory", "ThreadSanitizer: out of memory",
-        "ERROR: ThreadSanitizer failed to allocate",
-    ]
+    public static let crashMarkers = ReportBlockCollector.crashMarkers.map(\.description)
 
-    /// The first line that says the process crashed, if any (outside the reports).
+    /// The first line that says the process crashed, if any.
     public static func crashLine(in log: String) -> String? {
-        stripColour(log).split(separator: "\n").first { line in
-            crashMarkers.contains { line.contains($0) }
-        }.map { String($0).trimmingCharacters(in: .whitespaces) }
+        var collector = ReportBlockCollector()
+        forEachLine(of: log) { collector.consume($0) { _ in } }
+        return collector.crashLines.first
     }
 
-    static func stripColour(_ text: String) -> String {
-        text.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
+    /// The lines of a log in memory, as the streaming reader cuts them (colour removed, each
+    /// line bounded). A string holds no unreadable bytes worth refusing, so binary junk in it
+    /// is dropped rather than reported.
+    static func forEachLine(of log: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        var reader = LogLineReader(InMemorySource(log), refusesBinary: false)
+        do {
+            try reader.forEachLine(body)
+        } catch {
+            preconditionFailure("a reader that refuses nothing refused a string: \(error)")
+        }
     }
+
+    static func frame(_ line: String) -> TSanReport.Frame? { TSanFrameParser.frame(line) }
+
+    // MARK: one report
 
     private enum Section {
-        case access, location, thread, mutexAcquisition, mutexCreation, sleep, none
+        case access, location, thread, mutexAcquisition, mutexCreation, sleep, stack, none
     }
 
-    private static func report(from lines: [String], closed: Bool) -> TSanReport {
-        let headline = String(lines[0].dropFirst(warningPrefix.count))
-        let title = headline.replacingOccurrences(of: #" \(pid=\d+\)$"#, with: "", options: .regularExpression)
-        var report = TSanReport(
-            kind: kind(of: title), title: title, accesses: [], location: nil, locationFrames: [], threads: [],
-            lockCycle: nil, summary: nil, truncated: !closed,
-            text: ([separator] + lines + (closed ? [separator] : [])).joined(separator: "\n"))
-        var section = Section.none
+    static func report(from block: ReportBlock) -> TSanReport {
+        let lines = block.lines
+        let headline = lines.first ?? ""
+        var report: TSanReport
+        if headline.hasPrefix(warningPrefix) {
+            var title = String(headline.dropFirst(warningPrefix.count))
+            if let pid = title.range(of: " (pid=", options: .backwards), title.hasSuffix(")") {
+                title = String(title[..<pid.lowerBound])
+            }
+            report = TSanReport(kind: TSanReport.Kind(title: title), title: title, accesses: [], location: nil, locationFrames: [],
+                                threads: [], lockCycle: nil, summary: nil, truncated: !block.closed, text: "")
+        } else {
+            report = ignoresReport(headline, closed: block.closed)
+        }
+        report.linesDropped = block.linesDropped > 0 ? block.linesDropped : nil
+        report.text = ((headline.hasPrefix(warningPrefix) ? [separator] : []) + lines
+            + (block.closed && headline.hasPrefix(warningPrefix) ? [separator] : [])).joined(separator: "\n")
+
+        // Frames straight after the headline are the report's own stack (mutex misuse, a
+        // signal-unsafe call); for the ignores message they are the thread's creation.
+        var section = report.kind == .ignoresNotEnded && !report.threads.isEmpty ? Section.thread : Section.stack
+        var stacks: [[TSanReport.Frame]] = []
         var mutexes: [TSanReport.Access] = []
         var sleepFrames: [TSanReport.Frame]?
         for line in lines.dropFirst() {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.hasPrefix("#"), let frame = frame(trimmed) {
+            // TSan indents with spaces; Foundation's trimming costs more than the rest of a line.
+            let trimmed = line.first == " " ? String(line.drop { $0 == " " }) : line
+            if trimmed.hasPrefix("#") {
+                guard let frame = TSanFrameParser.frame(trimmed) else { continue }
                 switch section {
                 case .access, .mutexAcquisition: report.accesses[report.accesses.count - 1].frames.append(frame)
                 case .location: report.locationFrames.append(frame)
                 case .thread: report.threads[report.threads.count - 1].frames.append(frame)
                 case .mutexCreation: mutexes[mutexes.count - 1].frames.append(frame)
                 case .sleep: sleepFrames?.append(frame)
+                case .stack:
+                    if stacks.isEmpty { stacks.append([]) }
+                    stacks[stacks.count - 1].append(frame)
                 case .none: break
                 }
                 continue
@@ -88,14 +114,14 @@ public enum TSanReportParser {
                 section = .none
             } else if trimmed.hasPrefix("Thread T"), trimmed.contains("created by") {
                 report.threads.append(TSanReport.Access(
-                    description: trimmed.trimmingSuffix(":").replacingOccurrences(of: " at", with: "", options: [.anchored, .backwards]),
+                    description: trimmed.trimmingSuffix(":").trimmingSuffix(" at"),
                     isWrite: false, isPrevious: false, size: nil, thread: threadName(in: trimmed, after: "Thread "), frames: []))
                 section = .thread
             } else if trimmed.hasPrefix("Mutex "), trimmed.hasSuffix(":"), trimmed.contains(" acquired ") {
                 report.accesses.append(mutexAcquisition(trimmed, previous: report.accesses.last))
                 section = .mutexAcquisition
             } else if trimmed.hasPrefix("Mutex "), trimmed.hasSuffix(" created at:") {
-                // A lock that one of the racing threads held; not an access of its own.
+                // A lock that the report's threads held or misused; not an access of its own.
                 mutexes.append(TSanReport.Access(
                     description: trimmed.trimmingSuffix(" at:"), isWrite: false, isPrevious: false, size: nil,
                     thread: nil, frames: [], mutex: mutexName(trimmed)))
@@ -103,6 +129,13 @@ public enum TSanReportParser {
             } else if trimmed.hasPrefix("As if synchronized via sleep") {
                 sleepFrames = []
                 section = .sleep
+            } else if trimmed == "and:" || trimmed == "Ignore was enabled at:" {
+                stacks.append([])
+                section = .stack
+            } else if trimmed.hasPrefix("Signal "), trimmed.hasSuffix(" handler invoked at:") {
+                report.signal = Int(trimmed.dropFirst("Signal ".count).prefix { $0.isNumber })
+                stacks.append([])
+                section = .stack
             } else if let access = access(trimmed) {
                 report.accesses.append(access)
                 section = .access
@@ -112,16 +145,25 @@ public enum TSanReportParser {
         }
         report.mutexes = mutexes.isEmpty ? nil : mutexes
         report.sleepFrames = sleepFrames
+        report.stacks = stacks.isEmpty ? nil : stacks
         return report
     }
 
-    private static func kind(of title: String) -> TSanReport.Kind {
-        if title.hasPrefix("data race") { return .dataRace }
-        if title.hasPrefix("Swift access race") { return .swiftAccessRace }
-        if title.hasPrefix("lock-order-inversion") { return .lockOrderInversion }
-        if title.hasPrefix("thread leak") { return .threadLeak }
-        if title.hasPrefix("heap-use-after-free") { return .heapUseAfterFree }
-        return .other
+    /// "ThreadSanitizer: thread T1  finished with ignores enabled, created at:" or
+    /// "ThreadSanitizer: main thread finished with ignores enabled".
+    private static func ignoresReport(_ headline: String, closed: Bool) -> TSanReport {
+        let body = String(headline.dropFirst(ReportBlockCollector.ignoresPrefix.utf8CodeUnitCount))
+        let thread = body.hasPrefix("main thread") ? "main thread" : body.firstMatch(of: /^thread (T\d+)/).map { "thread \($0.1)" }
+        let title = "\(thread ?? "a thread") finished with ignores enabled"
+        var threads: [TSanReport.Access] = []
+        if let thread, thread != "main thread" {
+            let name = body.firstMatch(of: /^thread T\d+ '?(.*?)'?\s*finished/).map { String($0.1) }.flatMap { $0.isEmpty ? nil : $0 }
+            threads.append(TSanReport.Access(
+                description: "Thread \(thread.dropFirst("thread ".count))" + (name.map { " '\($0)'" } ?? "") + " (finished)",
+                isWrite: false, isPrevious: false, size: nil, thread: thread, frames: []))
+        }
+        return TSanReport(kind: .ignoresNotEnded, title: title, accesses: [], location: nil, locationFrames: [],
+                          threads: threads, lockCycle: nil, summary: nil, truncated: !closed, text: "")
     }
 
     /// "Mutex M1 acquired here while holding mutex M0 in thread T1:", or (with
@@ -133,24 +175,27 @@ public enum TSanReportParser {
             description: line.trimmingSuffix(":"), isWrite: false, isPrevious: line.contains(" previously "), size: nil,
             thread: sameThread ? previous?.thread : threadName(in: line, after: " in "), frames: [],
             mutex: mutexName(line),
-            heldMutex: line.firstMatch(of: /while holding mutex (M\d+)/).map { String($0.1) })
+            heldMutex: line.range(of: "while holding mutex ").flatMap { mutexName(String(line[$0.upperBound...]), prefix: "") })
     }
 
     /// "M1" from "Mutex M1 ...".
-    private static func mutexName(_ line: String) -> String? {
-        line.firstMatch(of: /^Mutex (M\d+)/).map { String($0.1) }
+    private static func mutexName(_ line: String, prefix: String = "Mutex ") -> String? {
+        guard line.hasPrefix(prefix + "M") else { return nil }
+        let digits = line.dropFirst(prefix.count + 1).prefix { $0.isASCII && $0.isNumber }
+        return digits.isEmpty ? nil : "M\(digits)"
     }
 
-    /// "Previous read of size 8 at 0x7b0c00001234 by thread T7:" and friends.
+    /// "Previous read of size 8 at 0x7b0c00001234 by thread T7:" and friends, including an
+    /// annotated object's "Modifying access of Cache at 0x... by thread T2:".
     private static func access(_ line: String) -> TSanReport.Access? {
         guard line.hasSuffix(":"), line.contains(" at 0x"), line.contains(" by ") else { return nil }
         let lower = line.lowercased()
         let starts = ["read", "write", "previous", "atomic", "modifying", "access"]
         guard starts.contains(where: { lower.hasPrefix($0) }) else { return nil }
-        let size = line.firstMatch(of: /of size (\d+)/).flatMap { Int($0.1) }
+        let size = number(after: "of size ", in: line)
         // "... by thread T1 (mutexes: write M10, read M11):" lists the locks held at the time.
-        let held = line.firstMatch(of: /\(mutexes: ([^)]*)\)/).map {
-            $0.1.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let held = line.range(of: "(mutexes: ").map { start in
+            line[start.upperBound...].prefix { $0 != ")" }.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         }
         let header = line.trimmingSuffix(":")
         return TSanReport.Access(
@@ -164,34 +209,20 @@ public enum TSanReportParser {
     }
 
     /// "main thread" or "thread T7" after the given marker.
-    private static func threadName(in line: String, after marker: String) -> String? {
+    static func threadName(in line: String, after marker: String) -> String? {
         guard let range = line.range(of: marker, options: .backwards) else { return nil }
         let rest = line[range.upperBound...]
         if rest.hasPrefix("main thread") { return "main thread" }
-        if let match = rest.firstMatch(of: /(?:thread )?(T\d+)/) { return "thread \(match.1)" }
-        return nil
+        let name = rest.hasPrefix("thread ") ? rest.dropFirst("thread ".count) : rest
+        guard name.first == "T" else { return nil }
+        let digits = name.dropFirst().prefix { $0.isASCII && $0.isNumber }
+        return digits.isEmpty ? nil : "thread T\(digits)"
     }
 
-    /// "#2 $s4Labs...F /path/Broken.swift:37:30 (racelab+0x10c189) (BuildId: ...)".
-    static func frame(_ line: String) -> TSanReport.Frame? {
-        guard let match = line.firstMatch(of: /^#\d+ (\S+)(?: (.*?))?(?: \(([^()+]+)\+0x[0-9a-fA-F]+\))?(?: \(BuildId: [0-9a-f]+\))?$/) else {
-            return nil
-        }
-        let function = String(match.1)
-        var file: String?, lineNumber: Int?, column: Int?
-        if let location = match.2.map(String.init), !location.isEmpty, location != "<null>", !location.hasPrefix("<") {
-            var parts = location.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-            if parts.count >= 3, let c = Int(parts[parts.count - 1]), let l = Int(parts[parts.count - 2]) {
-                column = c; lineNumber = l; parts.removeLast(2)
-            } else if parts.count >= 2, let l = Int(parts[parts.count - 1]) {
-                lineNumber = l; parts.removeLast()
-            }
-            file = parts.joined(separator: ":")
-        }
-        let readable = function == "<null>" ? "<unknown>" : SwiftDemangler.demangle(function)
-        return TSanReport.Frame(
-            function: function, demangled: readable, file: file, line: lineNumber, column: column,
-            module: match.3.map(String.init))
+    /// The number right after `marker` in `line` ("of size 8" gives 8), nil without one.
+    private static func number(after marker: String, in line: String) -> Int? {
+        guard let start = line.range(of: marker) else { return nil }
+        return Int(line[start.upperBound...].prefix { $0.isASCII && $0.isNumber })
     }
 }
 

@@ -46,8 +46,8 @@ public struct RaceLabCommandLine {
         usage: "racelab report RESULTS.json --html FILE (RESULTS.json from racelab run --json)")
     static let policySpec = CommandSpec(name: "policy", flags: ["markdown"], usage: "racelab policy [--markdown]")
     static let explainSpec = CommandSpec(
-        name: "explain", flags: ["json"], positionals: 0...1,
-        usage: "racelab explain [FILE|-] [--json] (FILE holds a ThreadSanitizer log; - or none reads standard input)")
+        name: "explain", flags: ["json", "stacks"], positionals: 0...1,
+        usage: "racelab explain [FILE|-] [--stacks] [--json] (FILE holds a ThreadSanitizer log; - or none reads standard input)")
 
     public static let help = """
         racelab: run thread-safety labs under ThreadSanitizer and judge each variant.
@@ -56,7 +56,8 @@ public struct RaceLabCommandLine {
           racelab run <lab> [options]       run one lab (broken and fixed variants by default)
           racelab run --all [options]       every lab, one table
           racelab report R.json --html F    an HTML page from a saved `run --json`
-          racelab explain [FILE|-] [--json] a TSan log (from a lab or any program) in plain words
+          racelab explain [FILE|-] [--stacks] [--json]
+                                            a TSan log (from a lab or any program) in plain words
           racelab policy [--markdown]       what an exercise may not contain, and why
           racelab help                      this text
 
@@ -77,6 +78,12 @@ public struct RaceLabCommandLine {
 
         Exit status: 0 every expectation met (broken caught, fixed and exercise clean),
         1 an expectation failed, 2 bad usage or a build without ThreadSanitizer.
+
+        explain options:
+          --stacks                 also show each whole call chain (TSan's runtime, the C
+                                   library, Dispatch... marked), allocation and lock stacks
+          --json                   the parsed reports (every stack, every kind) and the text
+        explain exit status: 0 explained, 1 no report found, 2 unreadable input.
         """ + gradingHelp
 
     /// Runs a command; returns the exit status (0, 1 or 2).
@@ -274,19 +281,19 @@ public struct RaceLabCommandLine {
         if path == "-", isatty(0) != 0 {
             FileHandle.standardError.write(Data("racelab: reading a ThreadSanitizer log from standard input (end it with Ctrl-D)\n".utf8))
         }
-        let log: Data
-        do {
-            // A file handle, not Data(contentsOf:), so that pipes work too: explain <(swift run 2>&1).
-            guard let handle = path == "-" ? FileHandle.standardInput : FileHandle(forReadingAtPath: path) else {
-                throw CocoaError(.fileReadNoSuchFile)
-            }
-            log = try handle.readToEnd() ?? Data()
+        // Read as a stream, whatever its size (a pipe works too: explain <(swift run 2>&1)).
+        let explanation: TSanExplanation
+        do throws(LogReadError) {
+            let source = try FileDescriptorSource(path: path)
+            defer { source.close() }
+            var reader = LogLineReader(source)
+            explanation = try TSanExplainer.explain(
+                reading: &reader, showStacks: arguments.has("stacks"), sourceLine: SourceLineReader.lookup())
         } catch {
-            throw UsageError("cannot read '\(path)': give a file holding a ThreadSanitizer log (a program's standard error), or - for standard input")
+            throw UsageError(error.message)
         }
-        let explanation = TSanExplainer.explain(String(decoding: log, as: UTF8.self), sourceLine: SourceLineReader.lookup())
         print(arguments.has("json") ? Self.json(explanation) : explanation.text)
-        return 0
+        return explanation.reports.isEmpty && explanation.reportCount == 0 ? 1 : 0
     }
 
     // MARK: helpers

@@ -14,7 +14,7 @@ final class RunFolderTests: XCTestCase {
         let mode = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: first.url.path)[.posixPermissions] as? Int)
         XCTAssertEqual(mode & 0o777, 0o700, "only this user may enter it")
         XCTAssertTrue(first.url.lastPathComponent.hasPrefix("racelab-run-"))
-        XCTAssertGreaterThanOrEqual(first.url.lastPathComponent.count, "racelab-run-".count + 8, "an unpredictable name")
+        XCTAssertEqual(first.url.lastPathComponent.count, "racelab-run-".count + 6, "an unpredictable name (mkdtemp's six random characters)")
     }
 
     /// The suppressions are sealed: written once by the harness, never again, by anyone.

@@ -51,16 +51,17 @@ final class TSanReportParserTests: XCTestCase {
     func testUnknownKindsAreKeptWhole() {
         let log = """
             ==================
-            WARNING: ThreadSanitizer: signal-unsafe call inside of a signal (pid=1)
+            WARNING: ThreadSanitizer: a kind from a future runtime (pid=1)
                 #0 malloc <null> (a.out+0x1)
-            SUMMARY: ThreadSanitizer: signal-unsafe call inside of a signal
+            SUMMARY: ThreadSanitizer: a kind from a future runtime
             ==================
             """
         let reports = TSanReportParser.parse(log)
         XCTAssertEqual(reports.count, 1)
         XCTAssertEqual(reports[0].kind, .other)
-        XCTAssertEqual(reports[0].title, "signal-unsafe call inside of a signal")
+        XCTAssertEqual(reports[0].title, "a kind from a future runtime")
         XCTAssertTrue(reports[0].text.contains("#0 malloc"))
+        XCTAssertEqual(reports[0].stacks?.first?.map(\.function), ["malloc"], "frames right after the headline are its stack")
     }
 
     func testDuplicateReportsCountOnce() throws {

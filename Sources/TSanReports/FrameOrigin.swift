@@ -1,0 +1,58 @@
+/// Whose code a stack frame is in. An explanation points at the first frame of the program's
+/// own code: the frames above it are TSan's interceptors (`pthread_mutex_lock`, `write`,
+/// `free`, `__tsan_memcpy`...), the C library, Dispatch, Foundation or the Swift runtime, whose
+/// lines a learner cannot change.
+public enum FrameOrigin: String, Codable, Sendable {
+    case userCode = "user code"
+    case sanitizer = "ThreadSanitizer runtime"
+    case cLibrary = "C library"
+    case cxxLibrary = "C++ library"
+    case dispatch = "Dispatch"
+    case foundation = "Foundation"
+    case swiftRuntime = "Swift runtime"
+    case compilerGenerated = "compiler-generated"
+    /// No source file: nothing to show (a stripped library, or a symbol TSan could not name).
+    case noSource = "no source"
+
+    public static func classify(function: String, file: String?, module: String?) -> FrameOrigin {
+        if function.hasPrefix("__tsan") || function.hasPrefix("__interceptor_") || function.hasPrefix("_____interceptor_")
+            || function.hasPrefix("__sanitizer") || function.hasPrefix("__tsan::") {
+            return .sanitizer
+        }
+        if let file {
+            // TSan's runtime is linked into the program itself, so its module is the program's:
+            // only its source path gives it away.
+            if file.contains("compiler-rt/") || file.contains("/sanitizer_common/") { return .sanitizer }
+            if file.hasPrefix("/<") { return .compilerGenerated }
+        }
+        if let module, let library = systemLibrary(module) { return library }
+        guard let file, !file.isEmpty else { return .noSource }
+        // glibc's build paths ("csu/../sysdeps/nptl/libc_start_call_main.h"), relative.
+        if file.hasPrefix("csu/") || file.hasPrefix("nptl/") || file.contains("sysdeps/") || file == "crtstuff.c" {
+            return .cLibrary
+        }
+        return .userCode
+    }
+
+    /// The origin of a shared library by its name ("libdispatch.so", "libswiftCore.so"), nil
+    /// for the program itself or a library that is not part of the system.
+    static func systemLibrary(_ module: String) -> FrameOrigin? {
+        guard module.hasPrefix("lib") || module.hasPrefix("ld-"), module.contains(".so") || module.hasSuffix(".dylib") else {
+            return nil
+        }
+        let name = module.prefix { $0 != "." }
+        switch name {
+        case "libc", "libm", "libpthread", "librt", "libdl", "libgcc_s", "libutil", "libresolv", "libBlocksRuntime":
+            return .cLibrary
+        case _ where name.hasPrefix("ld-linux") || name.hasPrefix("ld-"): return .cLibrary
+        case "libstdc++", "libc++", "libc++abi", "libunwind": return .cxxLibrary
+        case "libdispatch", "libswiftDispatch": return .dispatch
+        case _ where name.hasPrefix("libFoundation") || name.hasPrefix("libCoreFoundation") || name.hasPrefix("lib_Foundation")
+            || name.hasPrefix("libicu") || name.hasPrefix("libxml2") || name.hasPrefix("libcurl"):
+            return .foundation
+        case _ where name.hasPrefix("libswift"): return .swiftRuntime
+        case _ where name.hasPrefix("libclang_rt"): return .sanitizer
+        default: return nil
+        }
+    }
+}
