@@ -3,7 +3,8 @@
 #
 #   1. export a student kit (no Fixed*.swift, no solution catalog, plus racelab-kit.json);
 #   2. a class: solved (every lab's reference fix turned into its exercise), untouched, renamed
-#      (list-adder's exercise class renamed: its lab does not compile, the others still count),
+#      (list-adder's exercise factory renamed: the catalog cannot find it, so that lab does not
+#      compile and scores 0; the others still count),
 #      a hidden folder (.sneaky, solved), an archive layout (archive/racelab-kit/..., solved), a
 #      submission whose Sources/ is a link out of it, a submission that is itself a link, and a
 #      plain file; racelab grade-all grades every lab of every entry;
@@ -55,7 +56,7 @@ mkdir -p "$WORK/class"
 for name in solved untouched renamed .sneaky linked-sources; do cp -R "$WORK/kit" "$WORK/class/$name"; done
 solve "$WORK/class/solved"
 solve "$WORK/class/renamed"
-sed -i 's/\bListAdderExercise\b/ListAdderSolution/' "$WORK/class/renamed/Labs/ListAdder/Exercise.swift"
+sed -i 's/\bmakeListAdderExercise\b/makeListAdderSolution/' "$WORK/class/renamed/Labs/ListAdder/Exercise.swift"
 solve "$WORK/class/.sneaky"
 mkdir -p "$WORK/class/archive" && cp -R "$WORK/kit" "$WORK/class/archive/racelab-kit" && solve "$WORK/class/archive/racelab-kit"
 mkdir -p "$WORK/elsewhere" && cp -R "$WORK/class/solved/Sources" "$WORK/elsewhere/Sources"

@@ -172,7 +172,7 @@ public enum MandelbrotLab: LabScenario {
             "nothing reaches the view after it went away; the screen is used on the main thread only",
         ],
         expectedDetectors: [.tsan, .invariant],
-        defaultIterations: [.scripted: 3, .stress: 100]
+        defaultIterations: [.scripted: 3, .explore: 13, .stress: 100]
     )
 
     public static let variants: [LabVariant<MandelbrotEnvironment, MandelbrotController>] = [

@@ -227,7 +227,7 @@ public enum PhotoPipelineLab: LabScenario {
             "the table is used on the main thread only",
         ],
         expectedDetectors: [.tsan, .invariant],
-        defaultIterations: [.scripted: 3, .stress: 100]
+        defaultIterations: [.scripted: 3, .explore: 13, .stress: 100]
     )
 
     public static let variants: [LabVariant<PhotoPipelineEnvironment, PhotoPipelineController>] = [

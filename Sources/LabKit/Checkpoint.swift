@@ -44,6 +44,18 @@ public enum Checkpoint {
         rl_checkpoint_set_jitter(seed, Int64(maxMicroseconds))
     }
 
+    /// Exploration: the `hit`-th arrival at any checkpoint off the main thread, from now, pauses
+    /// for at most `limit` seconds (unless released sooner).
+    static func armAny(hit: Int, limit: Double) { rl_checkpoint_arm_any(Int64(hit), Int64(limit * 1e9)) }
+
+    /// Arrivals at any checkpoint off the main thread since the iteration began.
+    static var workerHits: Int { Int(rl_checkpoint_worker_hits()) }
+
+    /// Stress mode: `permille` of the worker hits are held for up to `maxMicroseconds`.
+    static func setHolds(permille: Int, maxMicroseconds: Int) {
+        rl_checkpoint_set_holds(Int64(permille), Int64(maxMicroseconds))
+    }
+
     static func arm(_ name: StaticString, hit: Int) {
         rl_checkpoint_arm(UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self), Int64(hit))
     }

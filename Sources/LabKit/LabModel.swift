@@ -32,6 +32,9 @@ public enum Detector: String, Codable, Sendable, CaseIterable, Comparable {
 public enum RunMode: String, Codable, CodingKeyRepresentable, Sendable, CaseIterable {
     /// The driver waits at named checkpoints, so the bad interleaving happens every run.
     case scripted
+    /// The scripted story again and again, each time with one of its pauses moved to another
+    /// checkpoint arrival: every single-preemption point of the story, in turn.
+    case explore
     /// Checkpoints become seeded random delays and actions come at random moments.
     case stress
 }
@@ -64,7 +67,7 @@ public struct LabInfo: Codable, Sendable, Equatable {
         bug: String,
         invariants: [String],
         expectedDetectors: [Detector],
-        defaultIterations: [RunMode: Int] = [.scripted: 3, .stress: 200],
+        defaultIterations: [RunMode: Int] = [.scripted: 3, .explore: 41, .stress: 200],
         watchdogSeconds: Double = 10,
         scenarioFile: StaticString = #filePath
     ) {
@@ -74,7 +77,8 @@ public struct LabInfo: Codable, Sendable, Equatable {
         self.bug = bug
         self.invariants = invariants
         self.expectedDetectors = expectedDetectors
-        self.defaultIterations = defaultIterations
+        // A lab that sets only some modes keeps the defaults of the others.
+        self.defaultIterations = [RunMode.scripted: 3, .explore: 41, .stress: 200].merging(defaultIterations) { $1 }
         self.watchdogSeconds = watchdogSeconds
         self.folder = URL(fileURLWithPath: "\(scenarioFile)").deletingLastPathComponent()
     }

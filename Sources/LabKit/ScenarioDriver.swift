@@ -10,14 +10,18 @@ public struct ScenarioPlan: Codable, Sendable, Equatable {
     public var seed: UInt64
     /// Stop after the first iteration in which anything was detected (saves time on broken variants).
     public var stopAtFirstDetection: Bool
+    /// Explore mode: only this point (a reproduce command), instead of a survey and every point.
+    public var point: ExplorationPoint?
 
-    public init(lab: String, variant: String, mode: RunMode, iterations: Int, seed: UInt64, stopAtFirstDetection: Bool = true) {
+    public init(lab: String, variant: String, mode: RunMode, iterations: Int, seed: UInt64, stopAtFirstDetection: Bool = true,
+                point: ExplorationPoint? = nil) {
         self.lab = lab
         self.variant = variant
         self.mode = mode
         self.iterations = iterations
         self.seed = seed
         self.stopAtFirstDetection = stopAtFirstDetection
+        self.point = point
     }
 }
 
@@ -36,6 +40,32 @@ public struct ScenarioOutcome: Codable, Sendable, Equatable {
     public var metrics: [String: Double] = [:]
     /// Whether the process running the scenario had ThreadSanitizer.
     public var tsanEnabled = false
+    /// Explore mode: the points explored, in order ("1:3"), and the one of the first iteration
+    /// that detected anything.
+    public var explored: [String] = []
+    public var firstDetectionPoint: String?
+
+    enum CodingKeys: String, CodingKey {
+        case iterationsRun, failures, firstFailureIteration, tsanReports, firstTSanIteration, firstDetectionSeconds, elapsedSeconds
+        case notes, metrics, tsanEnabled, explored, firstDetectionPoint
+    }
+
+    /// Fields a line may leave out (an older child, a hand-written test line) take their defaults.
+    public init(from decoder: Decoder) throws {
+        let values = try decoder.container(keyedBy: CodingKeys.self)
+        iterationsRun = try values.decode(Int.self, forKey: .iterationsRun)
+        failures = try values.decodeIfPresent([InvariantFailure].self, forKey: .failures) ?? []
+        firstFailureIteration = try values.decodeIfPresent(Int.self, forKey: .firstFailureIteration)
+        tsanReports = try values.decodeIfPresent(Int.self, forKey: .tsanReports) ?? 0
+        firstTSanIteration = try values.decodeIfPresent(Int.self, forKey: .firstTSanIteration)
+        firstDetectionSeconds = try values.decodeIfPresent(Double.self, forKey: .firstDetectionSeconds)
+        elapsedSeconds = try values.decodeIfPresent(Double.self, forKey: .elapsedSeconds) ?? 0
+        notes = try values.decodeIfPresent([String].self, forKey: .notes) ?? []
+        metrics = try values.decodeIfPresent([String: Double].self, forKey: .metrics) ?? [:]
+        tsanEnabled = try values.decode(Bool.self, forKey: .tsanEnabled)
+        explored = try values.decodeIfPresent([String].self, forKey: .explored) ?? []
+        firstDetectionPoint = try values.decodeIfPresent(String.self, forKey: .firstDetectionPoint)
+    }
 
     public init() {}
 }
@@ -45,9 +75,14 @@ public enum ScenarioDriver {
     /// Largest stress delay at a checkpoint, in microseconds.
     static let stressJitterMicroseconds = 400
 
+    /// Share of the worker arrivals held in stress mode, per thousand, and for how long at most.
+    static let stressHoldPermille = 20
+    static let stressHoldMicroseconds = 4_000
+
+    /// `onIteration` hears each iteration as it starts (with its exploration point, if any);
     /// `onFailure` hears of each invariant failure of `play` as soon as it is recorded.
     @_spi(LabAuthoring) public static func run(
-        _ lab: PlayableLab, plan: ScenarioPlan, onIteration: (Int) -> Void = { _ in },
+        _ lab: PlayableLab, plan: ScenarioPlan, onIteration: (Int, ExplorationPoint?) -> Void = { _, _ in },
         onFailure: @escaping (InvariantFailure) -> Void = { _ in }
     ) -> ScenarioOutcome {
         precondition(Thread.isMainThread, "scenarios drive the UI: run them on the main thread")
@@ -58,15 +93,39 @@ public enum ScenarioDriver {
         var noteCounts: [String: Int] = [:]
         _ = MainThreadChecker.shared.drain()
 
-        for iteration in 1...max(plan.iterations, 1) {
-            onIteration(iteration)
+        // Explore mode: a survey of the story first (unless one point is asked for), then every
+        // point it found, up to the plan's iterations.
+        var schedule: [ScenarioRun.Exploration?]
+        switch plan.mode {
+        case .explore: schedule = [plan.point.map { .point($0) } ?? .survey]
+        case .scripted, .stress: schedule = Array(repeating: nil, count: max(plan.iterations, 1))
+        }
+        var index = 0
+        while index < schedule.count {
+            let iteration = index + 1
+            let exploration = schedule[index]
+            var point: ExplorationPoint?
+            if case .point(let explored) = exploration { point = explored }
+            onIteration(iteration, point)
             let seed = SeededRandom.hash(plan.seed, UInt64(iteration))
             Checkpoint.reset()
             rl_trace_begin_iteration(Int64(iteration))
-            Checkpoint.setJitter(seed: seed, maxMicroseconds: plan.mode == .stress ? stressJitterMicroseconds : 0)
-            let run = ScenarioRun(mode: plan.mode, iteration: iteration, seed: seed, onFailure: onFailure)
+            let stress = plan.mode == .stress
+            Checkpoint.setJitter(seed: seed, maxMicroseconds: stress ? stressJitterMicroseconds : 0)
+            Checkpoint.setHolds(permille: stress ? stressHoldPermille : 0, maxMicroseconds: stressHoldMicroseconds)
+            let run = ScenarioRun(mode: plan.mode, iteration: iteration, seed: seed, exploration: exploration, onFailure: onFailure)
+            if let point, point.pause == 0 { Checkpoint.armAny(hit: point.hit, limit: ExplorationPoint.timedHold) }
             lab.play(variant: plan.variant, in: run)
             Checkpoint.setJitter(seed: 0, maxMicroseconds: 0)
+            Checkpoint.setHolds(permille: 0, maxMicroseconds: 0)
+            if case .survey = exploration {
+                // Each pause's arrivals after it; a story without pauses: the iteration's.
+                let end = Checkpoint.workerHits
+                let counts = run.workerHitsAtPause.isEmpty ? [end] : run.workerHitsAtPause.map { end - $0 }
+                schedule += ExplorationPoint.points(survey: counts, limit: max(plan.iterations - 1, 0),
+                                                    firstPause: run.workerHitsAtPause.isEmpty ? 0 : 1).map { .point($0) }
+            }
+            if let point { outcome.explored.append(point.description) }
 
             var failures = run.failures
             for violation in MainThreadChecker.shared.drain() {
@@ -86,8 +145,10 @@ public enum ScenarioDriver {
             let detected = !outcome.failures.isEmpty || reports > 0
             if detected, outcome.firstDetectionSeconds == nil {
                 outcome.firstDetectionSeconds = Date().timeIntervalSince(start)
+                outcome.firstDetectionPoint = point?.description
             }
             if detected && plan.stopAtFirstDetection { break }
+            index += 1
         }
         outcome.notes = noteCounts.sorted { $0.key < $1.key }.map { $0.value > 1 ? "\($0.key) (\($0.value) iterations)" : $0.key }
         outcome.elapsedSeconds = Date().timeIntervalSince(start)

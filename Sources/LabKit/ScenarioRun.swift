@@ -14,8 +14,14 @@ public struct InvariantFailure: Codable, Sendable, Equatable {
 /// One iteration of a scenario, as the lab's `play` sees it: the user's actions on the main
 /// thread, ways to wait for the lab's threads, and the invariant checks.
 /// Used on the main thread only.
+/// How a scenario plays an iteration: its scripted story (also when exploration moves one of its
+/// pauses), or at random (stress).
+public enum ScenarioMode: String, Sendable {
+    case scripted, stress
+}
+
 public final class ScenarioRun {
-    public let mode: RunMode
+    public let mode: ScenarioMode
     /// 1-based.
     public let iteration: Int
     /// This iteration's seed (derived from the run's seed and the iteration number).
@@ -30,8 +36,24 @@ public final class ScenarioRun {
     /// hang or crash later in the iteration cannot hide it).
     private let onFailure: (InvariantFailure) -> Void
 
-    init(mode: RunMode, iteration: Int, seed: UInt64, onFailure: @escaping (InvariantFailure) -> Void = { _ in }) {
-        self.mode = mode
+    /// What exploration asks of this iteration (nil: the story as written, or stress).
+    enum Exploration {
+        /// The story as written, counting the arrivals off the main thread after each pause.
+        case survey
+        /// The story with one pause moved.
+        case point(ExplorationPoint)
+    }
+    let exploration: Exploration?
+    /// How many `pause(at:)` calls this iteration made so far.
+    private(set) var pauseCalls = 0
+    /// Survey: the worker arrivals counted when each pause was armed.
+    private(set) var workerHitsAtPause: [Int] = []
+
+    /// `mode` is what the scenario sees: an explored iteration is the scripted story.
+    init(mode: RunMode, iteration: Int, seed: UInt64, exploration: Exploration? = nil,
+         onFailure: @escaping (InvariantFailure) -> Void = { _ in }) {
+        self.exploration = exploration
+        self.mode = mode == .stress ? .stress : .scripted
         self.iteration = iteration
         self.seed = seed
         self.random = SeededRandom(seed: seed)
@@ -71,9 +93,18 @@ public final class ScenarioRun {
 
     /// Scripted mode: arm `checkpoint` so that the thread making its `hit`-th arrival there
     /// waits. Arm before the action that starts the work, then call `whilePaused` on the result.
-    /// Stress mode: arms nothing.
+    /// Stress mode: arms nothing. Exploration moves one pause of the story elsewhere (see
+    /// `ExplorationPoint`); the scenario is written the same either way.
     public func pause(at checkpoint: StaticString, hit: Int = 1) -> ScriptedPause {
-        if mode == .scripted { Checkpoint.arm(checkpoint, hit: hit) }
+        guard mode == .scripted else { return ScriptedPause(run: self, checkpoint: "\(checkpoint)", hit: hit) }
+        pauseCalls += 1
+        if case .survey = exploration { workerHitsAtPause.append(Checkpoint.workerHits) }
+        if case .point(let point) = exploration, point.pause == pauseCalls {
+            Checkpoint.armAny(hit: point.hit, limit: 1)
+            return ScriptedPause(run: self, checkpoint: "arrival \(point.hit) off the main thread after pause \(point.pause)",
+                                 hit: point.hit, maxWait: 1)
+        }
+        Checkpoint.arm(checkpoint, hit: hit)
         return ScriptedPause(run: self, checkpoint: "\(checkpoint)", hit: hit)
     }
 
@@ -125,6 +156,8 @@ public struct ScriptedPause {
     let run: ScenarioRun
     let checkpoint: String
     let hit: Int
+    /// An explored pause waits at most this long for its arrival (it may never come).
+    var maxWait: Double? = nil
 
     /// Scripted mode: wait until a thread is held at the checkpoint, run `action` on the main
     /// thread meanwhile, then let the thread go on: the bad interleaving, every time.
@@ -136,8 +169,11 @@ public struct ScriptedPause {
             return
         }
         defer { Checkpoint.release() }
-        if !run.waitUntil(timeout: maxWait, { Checkpoint.armedReached }) {
-            run.note("checkpoint \(checkpoint) #\(hit) was not reached within \(maxWait)s; acted anyway")
+        let wait = min(maxWait, self.maxWait ?? maxWait)
+        if !run.waitUntil(timeout: wait, { Checkpoint.armedReached }) {
+            if self.maxWait == nil {
+                run.note("checkpoint \(checkpoint) #\(hit) was not reached within \(wait)s; acted anyway")
+            }
         }
         action()
     }

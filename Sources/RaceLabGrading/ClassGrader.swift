@@ -32,6 +32,8 @@ public final class ClassGrader {
         /// The exercise checks (`ExercisePolicy`). Off only to test the harness's other defences
         /// (RACELAB_UNSAFE_SKIP_EXERCISE_CHECKS=1); every report then says so.
         public var exerciseChecks = true
+        /// Each clean pass scores even when another caught the bug (off: one verdict per lab).
+        public var partialCredit = false
 
         public init(submissions: URL, kit: URL, output: URL, format: GradeFormat, labs: [String]?, seed: UInt64) {
             self.submissions = submissions
@@ -70,7 +72,7 @@ public final class ClassGrader {
     public let trusted: KitManifest
     /// The labs of the kit, as its own lab program lists them.
     public private(set) var registry = LabRegistry([])
-    let policy = GradingPolicy()
+    let policy: GradingPolicy
     let workspace: URL
     let tree: URL
     var builder: ChildBuilder
@@ -82,6 +84,9 @@ public final class ClassGrader {
 
     public init(settings: Settings) throws(SetupError) {
         self.settings = settings
+        var policy = GradingPolicy()
+        policy.partialCredit = settings.partialCredit
+        self.policy = policy
         do {
             trusted = try KitManifest.read(from: settings.kit.appendingPathComponent(KitManifest.fileName))
         } catch {

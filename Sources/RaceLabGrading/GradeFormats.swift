@@ -99,21 +99,22 @@ public enum GradeJSON {
 }
 
 /// JUnit XML as Maven Surefire writes it (surefire-test-report-3.0.xsd): one `<testsuite>`, a
-/// `<testcase>` per lab and pass (classname `racelab.<lab>`), `<failure>` for a pass that caught
-/// a bug, `<error>` for one that could not be judged or was tampered with.
+/// `<testcase>` per lab (classname `racelab.<lab>`, one verdict, as the score has), `<failure>`
+/// when a pass caught a bug or the exercise was rejected, `<error>` when it could not be judged
+/// or was tampered with. Each pass is told in the testcase's output.
 public enum GradeJUnit {
     public static func render(_ report: GradeReport) -> String {
-        let cases = report.labs.flatMap { lab in lab.passes.map { (lab, $0) } }
-        let failures = cases.filter { $0.1.status == .failed || $0.1.status == .rejected }.count
-        let errors = cases.filter { $0.1.status == .error || $0.1.status == .forged }.count
+        let failures = report.labs.filter { [.failed, .partial, .rejected].contains($0.status) }.count
+        let errors = report.labs.filter { [.error, .tampered].contains($0.status) }.count
         var out = [#"<?xml version="1.0" encoding="UTF-8"?>"#]
         out.append(#"<testsuite xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" "#
             + #"xsi:noNamespaceSchemaLocation="https://maven.apache.org/surefire/maven-surefire-plugin/xsd/surefire-test-report-3.0.xsd" "#
             + #"version="3.0" name="\#(attribute("racelab.grade" + (report.student.map { "." + $0 } ?? "")))" "#
-            + #"time="\#(time(report.elapsedSeconds))" tests="\#(cases.count)" errors="\#(errors)" skipped="0" failures="\#(failures)">"#)
+            + #"time="\#(time(report.elapsedSeconds))" tests="\#(report.labs.count)" errors="\#(errors)" skipped="0" failures="\#(failures)">"#)
         var properties: [(String, String)] = [
             ("seed", String(report.seed)), ("score", Grader.points(report.score)), ("max_score", Grader.points(report.maxScore)),
             ("integrity", report.integrity.status.rawValue), ("integrity.message", report.integrity.message),
+            ("partial_credit", report.policy.partialCredit ? "yes" : "no"),
         ]
         if let student = report.student { properties.append(("student", student)) }
         for lab in report.labs {
@@ -126,23 +127,26 @@ public enum GradeJUnit {
             out.append(#"    <property name="\#(attribute(name))" value="\#(attribute(value))"/>"#)
         }
         out.append("  </properties>")
-        for (lab, pass) in cases {
-            out.append(#"  <testcase name="\#(attribute(pass.name))" classname="racelab.\#(attribute(lab.lab))" time="\#(time(pass.elapsedSeconds))">"#)
-            let detail = GradeText.passLines(pass).joined(separator: "\n")
-            switch pass.status {
+        for lab in report.labs {
+            let seconds = lab.passes.map(\.elapsedSeconds).reduce(0, +)
+            out.append(#"  <testcase name="\#(attribute(lab.lab))" classname="racelab.\#(attribute(lab.lab))" time="\#(time(seconds))">"#)
+            let detail = lab.passes.flatMap { pass in
+                pass.status == .passed ? ["\(pass.name) (\(pass.size)): passed, \(pass.summary)"] : GradeText.passLines(pass)
+            }.joined(separator: "\n")
+            switch lab.status {
             case .passed:
                 break
-            case .failed:
+            case .failed, .partial:
                 out.append(#"    <failure message="\#(attribute(lab.message))" type="racelab.detected">\#(text(detail))</failure>"#)
             case .rejected:
                 let reasons = (lab.violations ?? []).map(\.description).joined(separator: "\n")
                 out.append(#"    <failure message="\#(attribute(lab.message))" type="racelab.rejected">\#(text(reasons))</failure>"#)
-            case .error, .forged:
-                let type = pass.status == .forged || lab.status == .tampered ? "racelab.tampered" : "racelab.error"
+            case .error, .tampered:
+                let type = lab.status == .tampered ? "racelab.tampered" : "racelab.error"
                 out.append(#"    <error message="\#(attribute(lab.message))" type="\#(type)">\#(text(detail))</error>"#)
             }
-            let about = "\(lab.message)\n\(pass.name): \(pass.size), \(pass.summary)\n"
-                + "stress plan: \(lab.stress.runs) x \(lab.stress.iterationsPerRun) iterations; chance an unfixed exercise passes: \(lab.stress.chanceText)"
+            let about = "\(lab.message)\n" + lab.passes.map { "\($0.name): \($0.size), \($0.summary)" }.joined(separator: "\n")
+                + "\nstress plan: \(lab.stress.runs) x \(lab.stress.iterationsPerRun) iterations; chance an unfixed exercise passes: \(lab.stress.chanceText)"
             out.append("    <system-out>\(text(about))</system-out>")
             out.append("  </testcase>")
         }
@@ -178,8 +182,8 @@ public enum GradeJUnit {
 }
 
 /// Gradescope's results.json (gradescope-autograders.readthedocs.io, "Autograder
-/// Specifications"): the total `score`, and a test per lab and pass with `name`, `score`,
-/// `max_score`, `status`, `output` and `visibility`.
+/// Specifications"): the total `score`, and a test per lab (one verdict, as the score has) with
+/// `name`, `score`, `max_score`, `status`, `output` (every pass) and `visibility`.
 public enum GradeGradescope {
     struct Results: Encodable {
         struct Test: Encodable {
@@ -202,23 +206,22 @@ public enum GradeGradescope {
     public static func render(_ report: GradeReport) -> String {
         var tests: [Results.Test] = []
         for lab in report.labs {
+            var output = [lab.message, ""]
+            for violation in lab.violations ?? [] { output.append("  \(violation)") }
             for pass in lab.passes {
-                var output = [lab.message, ""]
                 if pass.status == .passed {
                     output.append("\(pass.name) (\(pass.size)): passed, \(pass.summary)")
                 } else {
                     output += GradeText.passLines(pass)
                 }
-                if pass.mode == .stress {
-                    output.append("")
-                    output.append("Stress iterations: \(lab.stress.runs) x \(lab.stress.iterationsPerRun). Chance that an unfixed exercise passes: \(lab.stress.chanceText); measured: \(lab.stress.basis).")
-                }
-                tests.append(Results.Test(
-                    name: "\(lab.lab): \(pass.name)", score: pass.score, max_score: pass.maxScore,
-                    status: pass.status == .passed ? "passed" : "failed",
-                    output: output.joined(separator: "\n"),
-                    visibility: "visible"))
             }
+            output.append("")
+            output.append("Stress iterations: \(lab.stress.runs) x \(lab.stress.iterationsPerRun). Chance that an unfixed exercise passes: \(lab.stress.chanceText); measured: \(lab.stress.basis).")
+            tests.append(Results.Test(
+                name: "\(lab.lab): \(lab.title)", score: lab.score, max_score: lab.maxScore,
+                status: lab.status == .passed ? "passed" : "failed",
+                output: output.joined(separator: "\n"),
+                visibility: "visible"))
         }
         var summary = ["RaceLab: \(Grader.points(report.score))/\(Grader.points(report.maxScore)). Kit check: \(report.integrity.status.rawValue): \(report.integrity.message)."]
         summary += report.notes

@@ -4,13 +4,22 @@ import RaceLabHarness
 import TSanReports
 
 /// Points and run counts of a grade. The same for `racelab check` and `racelab grade`.
+///
+/// One verdict per lab: a bug seen in any pass means the lab is not fixed, and it scores 0.
+/// Partial credit (each clean pass its own points) is an instructor's explicit choice
+/// (`--partial-credit`), and the report then says so.
 public struct GradingPolicy: Codable, Sendable, Equatable {
-    /// Scripted pass: child processes, each with the lab's scripted iterations.
+    /// Scripted pass: child processes, each with the lab's scripted iterations (the story).
     public var scriptedRuns = 3
+    /// Explore pass: child processes, each exploring the story's single-preemption points.
+    public var exploreRuns = 1
     /// Stress pass: child processes, each with `StressPlan.iterationsPerRun` iterations.
     public var stressRuns = 2
-    public var scriptedPoints = 5.0
-    public var stressPoints = 5.0
+    public var scriptedPoints = 4.0
+    public var explorePoints = 3.0
+    public var stressPoints = 3.0
+    /// Award each clean pass its points even when another pass caught the bug.
+    public var partialCredit = false
     /// The largest acceptable chance that an unfixed exercise passes the stress pass.
     public var target = 1e-6
     /// A cap, so a lab whose broken variant is rarely caught cannot make grading endless.
@@ -18,7 +27,23 @@ public struct GradingPolicy: Codable, Sendable, Equatable {
 
     public init() {}
 
-    public var pointsPerLab: Double { scriptedPoints + stressPoints }
+    public var pointsPerLab: Double { scriptedPoints + explorePoints + stressPoints }
+
+    public func points(for mode: RunMode) -> Double {
+        switch mode {
+        case .scripted: scriptedPoints
+        case .explore: explorePoints
+        case .stress: stressPoints
+        }
+    }
+
+    public func runs(for mode: RunMode) -> Int {
+        switch mode {
+        case .scripted: scriptedRuns
+        case .explore: exploreRuns
+        case .stress: stressRuns
+        }
+    }
 }
 
 /// How many stress iterations a lab's exercise gets, and why.
@@ -84,6 +109,10 @@ public struct GradeProblem: Codable, Sendable, Equatable {
     /// What went wrong, one statement a line (indented continuation lines start with two spaces).
     public var lines: [String]
     public var reproduce: String
+    /// The failed check in one phrase, for the lab's message.
+    public var headline: String? = nil
+    /// Explore pass: the point that caught it ("1:3").
+    public var point: String? = nil
 }
 
 /// The scripted or the stress pass of one lab's exercise.

@@ -44,31 +44,31 @@ public struct Grader {
         return (StressPlan.make(lab, calibration: measured, policy: policy, calibratedNow: measured != nil), measured)
     }
 
-    /// Both passes of one lab's exercise (`variant`: another variant stands in, in tests).
+    /// The passes of a grade, in order: the story, every single-preemption point of it, random
+    /// timing. A fix that is safe only where the story pauses fails the second deterministically.
+    public static let passes: [RunMode] = [.scripted, .explore, .stress]
+
+    /// Every pass of one lab's exercise (`variant`: another variant stands in, in tests).
     public func grade(_ lab: Lab, variant: Lab.Variant, stress: StressPlan, onProgress: (String) -> Void = { _ in }) -> LabGrade {
-        var scriptedSettings = RunSettings(executable: executable, runs: policy.scriptedRuns, seed: seed, programName: programName)
-        scriptedSettings.iterations = nil
-        let scripted = LabRunner.run(lab, variant: variant, mode: .scripted, settings: scriptedSettings) {
-            onProgress("\(lab.id): scripted pass, run \($0)/\(policy.scriptedRuns)")
+        let passes = Self.passes.map { mode -> PassGrade in
+            let runs = mode == .stress ? stress.runs : policy.runs(for: mode)
+            let iterations = mode == .stress ? stress.iterationsPerRun : lab.info.defaultIterations[mode] ?? 1
+            let settings = RunSettings(executable: executable, iterations: iterations, runs: runs,
+                                       seed: seed &+ (mode == .stress ? 1000 : mode == .explore ? 500 : 0), programName: programName)
+            let outcome = LabRunner.run(lab, variant: variant, mode: mode, settings: settings) {
+                onProgress("\(lab.id): \(mode.rawValue) pass, run \($0)/\(runs)")
+            }
+            return pass(outcome, lab: lab, iterations: iterations, points: policy.points(for: mode))
         }
-        let stressSettings = RunSettings(executable: executable, iterations: stress.iterationsPerRun, runs: stress.runs,
-                                         seed: seed &+ 1000, programName: programName)
-        let stressed = LabRunner.run(lab, variant: variant, mode: .stress, settings: stressSettings) {
-            onProgress("\(lab.id): stress pass, run \($0)/\(stress.runs) (\(stress.iterationsPerRun) iterations)")
-        }
-        let passes = [
-            pass(scripted, lab: lab, iterations: lab.info.defaultIterations[.scripted] ?? 1, points: policy.scriptedPoints),
-            pass(stressed, lab: lab, iterations: stress.iterationsPerRun, points: policy.stressPoints),
-        ]
         return labGrade(lab, variant: variant, passes: passes, stress: stress)
     }
 
     /// A lab scored zero without running anything (a tampered submission).
     public func notGraded(_ lab: Lab, variant: Lab.Variant, stress: StressPlan, status: LabGrade.Status, reason: String) -> LabGrade {
-        let passes = [(RunMode.scripted, policy.scriptedPoints, lab.info.defaultIterations[.scripted] ?? 1, policy.scriptedRuns),
-                      (.stress, policy.stressPoints, stress.iterationsPerRun, stress.runs)].map { mode, points, iterations, runs in
-            PassGrade(mode: mode, runs: runs, iterationsPerRun: iterations, status: .error, score: 0, maxScore: points,
-                      summary: "not run: \(reason)", problems: [], elapsedSeconds: 0)
+        let passes = Self.passes.map { mode in
+            PassGrade(mode: mode, runs: mode == .stress ? stress.runs : policy.runs(for: mode),
+                      iterationsPerRun: mode == .stress ? stress.iterationsPerRun : lab.info.defaultIterations[mode] ?? 1,
+                      status: .error, score: 0, maxScore: policy.points(for: mode), summary: "not run: \(reason)", problems: [], elapsedSeconds: 0)
         }
         return LabGrade(lab: lab.id, title: lab.info.title, bug: lab.info.bug, variant: variant.name, exerciseFile: exerciseFile(of: lab),
                         status: status, score: 0, maxScore: policy.pointsPerLab,
@@ -126,13 +126,20 @@ public struct Grader {
                          elapsedSeconds: outcome.runs.map(\.elapsedSeconds).reduce(0, +), harnessFailure: harnessFailure)
     }
 
-    func labGrade(_ lab: Lab, variant: Lab.Variant, passes: [PassGrade], stress: StressPlan) -> LabGrade {
+    /// One verdict for the lab: every pass clean, or not fixed. A bug seen in any pass scores 0
+    /// (each pass's own points only with `policy.partialCredit`).
+    func labGrade(_ lab: Lab, variant: Lab.Variant, passes originalPasses: [PassGrade], stress: StressPlan) -> LabGrade {
+        var passes = originalPasses
+        let allClean = passes.allSatisfy { $0.status == .passed }
+        if !allClean && !policy.partialCredit {
+            for index in passes.indices { passes[index].score = 0 }
+        }
         let score = passes.map(\.score).reduce(0, +)
         let maxScore = passes.map(\.maxScore).reduce(0, +)
         let status: LabGrade.Status
         if passes.contains(where: { $0.status == .forged }) {
             status = .tampered
-        } else if passes.allSatisfy({ $0.status == .passed }) {
+        } else if allClean {
             status = .passed
         } else if passes.contains(where: { $0.status == .error }) && !passes.contains(where: { $0.status == .failed }) {
             status = .error
@@ -151,14 +158,17 @@ public struct Grader {
                 message += " Lab \(lab.id), variant \(variant.name), seed \(first.seed); reproduce: \(first.reproduce)"
             }
         default:
+            // The headline is what failed, in the student's terms; the lab's stock bug comes after.
             let failing = passes.filter { $0.status != .passed }
-            let what = failing.map { pass in
-                let detectors = Set(pass.problems.flatMap(\.detectors)).sorted()
-                return "\(pass.name): \(detectors.isEmpty ? pass.summary : detectors.joined(separator: ", "))"
-            }.joined(separator: "; ")
-            message = "\(lab.id): \(points), not fixed yet. The bug: \(lab.info.bug). Still caught in \(file) by \(what)."
-            if let first = failing.first?.problems.first {
-                message += " First failing run: lab \(lab.id), variant \(variant.name), seed \(first.seed); reproduce: \(first.reproduce)"
+            let first = failing.first { $0.status == .failed }?.problems.first ?? failing.first?.problems.first
+            let headline = first?.headline ?? failing.first?.summary ?? "a pass was not clean"
+            let seenIn = failing.map(\.name).joined(separator: ", ")
+            message = "\(lab.id): \(points), not fixed yet: \(headline) (seen in the \(seenIn) of \(file))."
+            if status == .partial { message += " Partial credit (an instructor's choice): each clean pass scored its points." }
+            message += " The lab's bug, for reference: \(lab.info.bug)."
+            if let first {
+                message += " First failing run: lab \(lab.id), variant \(variant.name), seed \(first.seed)"
+                    + (first.point.map { ", point \($0)" } ?? "") + "; reproduce: \(first.reproduce)"
             }
         }
         return LabGrade(lab: lab.id, title: lab.info.title, bug: lab.info.bug, variant: variant.name, exerciseFile: file,
@@ -179,10 +189,11 @@ public struct Grader {
                 lines.append("the run could not be judged: \(error)")
             }
         }
+        let headline = headline(run, lab: lab) ?? lines.first
         guard full else {
-            let headline = run.detections.first.map { "\($0.detector.rawValue): \($0.summary)" } ?? lines.first ?? "clean"
+            let line = run.detections.first.map { "\($0.detector.rawValue): \($0.summary)" } ?? lines.first ?? "clean"
             return GradeProblem(lab: run.lab, variant: run.variant, seed: run.seed, iteration: run.detections.first?.iteration, detectors: detectors,
-                                lines: [headline], reproduce: run.reproduce)
+                                lines: [line], reproduce: run.reproduce, headline: headline, point: run.point)
         }
         for detection in run.detections {
             switch detection.detector {
@@ -209,7 +220,30 @@ public struct Grader {
             }
         }
         return GradeProblem(lab: run.lab, variant: run.variant, seed: run.seed, iteration: run.detections.compactMap(\.iteration).min(), detectors: detectors,
-                            lines: lines, reproduce: run.reproduce)
+                            lines: lines, reproduce: run.reproduce, headline: headline, point: run.point)
+    }
+
+    /// What failed in `run`, in one phrase a student can act on: the check that failed (with
+    /// its own words), the race at the student's own line, the crash and its cause.
+    func headline(_ run: RunVerdict, lab: Lab) -> String? {
+        if let failure = run.failures.first {
+            return "a lab check failed: \(failure.message)"
+        }
+        if run.fired(.tsan) {
+            if let report = run.reports.first {
+                let kind = report.kind == .other ? report.title : report.kind.rawValue
+                // The student's own line, one with a line number first (TSan has none for some accesses).
+                let own = report.accesses.flatMap(\.frames).filter { self.isExercise($0.file, lab: lab) }
+                if let line = (own.first { ($0.line ?? 0) > 0 } ?? own.first)?.shortLocation {
+                    return "ThreadSanitizer saw a \(kind) at your " + (line.contains(":") ? "line \(line)" : "code in \(line)")
+                }
+                return "ThreadSanitizer saw a \(kind) in your code's threads"
+            }
+            return "ThreadSanitizer reported a race"
+        }
+        if let crash = run.detections.first(where: { $0.detector == .crash }) { return "the program crashed: \(crash.summary)" }
+        if let hang = run.detections.first(where: { $0.detector == .hang }) { return "the program stopped making progress (a deadlock or a lost wake-up): \(hang.summary)" }
+        return run.harnessError.map { "the run could not be judged: \($0)" }
     }
 
     /// "your line Exercise.swift:39: thread T2 read in closure #1 in ListAdderExercise.recalculate()".

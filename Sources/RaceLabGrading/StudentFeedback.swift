@@ -8,7 +8,7 @@ public enum StudentFeedback {
     public static func render(_ grade: LabGrade, seed: UInt64, warnings: [String], hintCount: Int) -> String {
         var out: [String] = []
         out.append("Checking \(grade.lab): \(grade.title)")
-        out.append("Your file: \(grade.exerciseFile). The grader's own scripted and stress passes, base seed \(seed).")
+        out.append("Your file: \(grade.exerciseFile). The grader's own scripted, explore and stress passes, base seed \(seed).")
         for warning in warnings { out.append("warning: \(warning)") }
         out.append("")
         if grade.status == .rejected {
@@ -19,7 +19,11 @@ public enum StudentFeedback {
             return out.joined(separator: "\n")
         }
         for pass in grade.passes {
-            let how = pass.mode == .scripted ? "the bad interleaving forced at the lab's checkpoints" : "random timing"
+            let how = switch pass.mode {
+            case .scripted: "the bad interleaving forced at the lab's checkpoints"
+            case .explore: "that pause moved to every other checkpoint arrival in turn"
+            case .stress: "random timing"
+            }
             if pass.status == .passed {
                 out.append("\(pass.name) (\(pass.size), \(how)): passed, \(pass.summary)")
             } else {
@@ -41,7 +45,8 @@ public enum StudentFeedback {
         case .error:
             out.append("NOT JUDGED: \(points). The harness could not judge a run (see above); this is not a pass.")
         case .partial, .failed:
-            out.append("NOT PASSING YET: \(points). The bug: \(grade.bug).")
+            let headline = grade.passes.lazy.compactMap { $0.problems.first?.headline }.first
+            out.append("NOT PASSING YET: \(points)" + (headline.map { ": \($0)." } ?? ".") + " The lab's bug: \(grade.bug).")
             if hintCount > 0 {
                 out.append("Stuck? `racelab hint \(grade.lab)` shows the lesson's hints one at a time (\(hintCount) in all).")
             }

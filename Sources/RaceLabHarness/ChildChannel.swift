@@ -27,11 +27,14 @@ public enum ChildChannel {
         public var iteration: Int
         public var checkpointHits: Int64
         public var threads: [ThreadPosition]
+        /// Explore mode: the point of this iteration ("1:3").
+        public var point: String?
 
-        public init(iteration: Int, checkpointHits: Int64, threads: [ThreadPosition]) {
+        public init(iteration: Int, checkpointHits: Int64, threads: [ThreadPosition], point: String? = nil) {
             self.iteration = iteration
             self.checkpointHits = checkpointHits
             self.threads = threads
+            self.point = point
         }
     }
 

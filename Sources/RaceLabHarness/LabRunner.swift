@@ -17,6 +17,8 @@ public struct RunSettings: Sendable {
     public var trace = false
     /// Run children in `ChildSandbox` where the machine offers it.
     public var sandbox = true
+    /// Explore mode: only this point (replaying a reported one).
+    public var point: ExplorationPoint?
 
     public init(executable: URL, iterations: Int? = nil, runs: Int = 1, seed: UInt64, stallTimeout: Double? = nil,
                 programName: String = "racelab") {
@@ -32,10 +34,10 @@ public struct RunSettings: Sendable {
 /// Runs lab variants in child processes and judges them.
 public enum LabRunner {
     /// The modes a variant is run in when none is asked for: broken variants are shown in the
-    /// scripted demo; fixed variants and exercises must survive the scripted interleaving and
-    /// the stress soak.
+    /// scripted demo; fixed variants and exercises must survive the scripted interleaving, every
+    /// single-preemption point of it, and the stress soak.
     public static func defaultModes(for kind: VariantKind) -> [RunMode] {
-        kind == .broken ? [.scripted] : [.scripted, .stress]
+        kind == .broken ? [.scripted] : [.scripted, .explore, .stress]
     }
 
     /// Run `settings.runs` children for one variant in one mode. Run k uses seed `settings.seed + k`.
@@ -49,7 +51,7 @@ public enum LabRunner {
             onRun(index + 1)
             let plan = ScenarioPlan(
                 lab: lab.id, variant: variant.name, mode: mode, iterations: iterations,
-                seed: settings.seed &+ UInt64(index), stopAtFirstDetection: true)
+                seed: settings.seed &+ UInt64(index), stopAtFirstDetection: true, point: mode == .explore ? settings.point : nil)
             verdicts.append(runOnce(plan, kind: variant.kind, stallTimeout: settings.stallTimeout ?? lab.info.watchdogSeconds, settings: settings))
         }
         return VariantOutcome(lab: lab.id, variant: variant.name, kind: variant.kind, mode: mode, runs: verdicts)
@@ -75,6 +77,15 @@ public enum LabRunner {
         }
         let child = ChildRunner.run(request)
         var verdict = VerdictBuilder.verdict(plan: plan, kind: kind, child: child, reproduce: reproduce)
+        if plan.mode == .explore, verdict.detected || verdict.harnessError != nil,
+           let text = child.result?.firstDetectionPoint ?? child.lastProgress?.point, let point = ExplorationPoint(text) {
+            // The point that caught it: the command replays just that one.
+            var exact = plan
+            exact.point = point
+            verdict.point = text
+            verdict.reproduce = reproduceCommand(exact, program: settings.programName)
+        }
+        verdict.explored = child.result.map { $0.explored.count }
         if let traceFile { verdict.trace = TraceFile.read(traceFile) }
         if !folder.suppressionsIntact && verdict.harnessError == nil {
             verdict.harnessError = "\(VerdictBuilder.forgedMarker): the run rewrote the TSan settings file the harness gave it"
@@ -84,11 +95,12 @@ public enum LabRunner {
 
     public static func childArguments(_ plan: ScenarioPlan) -> [String] {
         ["run", plan.lab, "--variant", plan.variant, "--mode", plan.mode.rawValue,
-         "--iterations", String(plan.iterations), "--seed", String(plan.seed)]
+         "--iterations", String(plan.iterations), "--seed", String(plan.seed)] + (plan.point.map { ["--point", $0.description] } ?? [])
     }
 
     /// The command a learner types to see this exact run again.
     public static func reproduceCommand(_ plan: ScenarioPlan, program: String = "racelab") -> String {
         "\(program) run \(plan.lab) --variant \(plan.variant) --mode \(plan.mode.rawValue) --iterations \(plan.iterations) --seed \(plan.seed)"
+            + (plan.point.map { " --point \($0)" } ?? "")
     }
 }

@@ -6,7 +6,10 @@ public enum TSanEnvironment {
     /// Options for one child that runs one lab variant.
     /// - history_size=7: with the default 0 TSan silently drops races whose earlier stack is gone.
     /// - ignore_noninstrumented_modules=0: otherwise lock-order inversions are never reported.
-    /// - handle_*=0: a crash dies at once instead of spinning in TSan's deadly-signal handler.
+    /// - handle_*=1: TSan prints the crashing thread's stack for a deadly signal, which is how a
+    ///   crash names its cause (a libdispatch trap, a use after free) and the student's line.
+    ///   TSan can spin in that handler instead of dying; the watchdog kills a child that printed
+    ///   a crash and did not end within `ChildRequest.crashGrace`.
     /// - atexit_sleep_ms=100: the default waits 1 s at exit for late races; the scenario
     ///   already waits for the lab to settle, so 1 s per child is mostly lost time.
     /// - suppressions: `suppressions`, below, written into the run's private folder (`RunFolder`).
@@ -14,7 +17,7 @@ public enum TSanEnvironment {
         var options = [
             "exitcode=\(exitCode)", "halt_on_error=0", "history_size=7", "second_deadlock_stack=1",
             "ignore_noninstrumented_modules=0", "report_signal_unsafe=0", "color=never", "atexit_sleep_ms=100",
-            "handle_segv=0", "handle_sigbus=0", "handle_sigill=0", "handle_sigfpe=0", "handle_abort=0",
+            "handle_segv=1", "handle_sigbus=1", "handle_sigill=1", "handle_sigfpe=1", "handle_abort=1", "handle_sigtrap=1",
         ]
         if let symbolizer { options.append("external_symbolizer_path=\(symbolizer)") }
         if let suppressionsFile { options.append("suppressions=\(suppressionsFile)") }

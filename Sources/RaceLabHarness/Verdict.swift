@@ -37,6 +37,9 @@ public struct RunVerdict: Codable, Sendable {
     public var reproduce: String
     /// The interleaving of the last iteration run (with `--trace`).
     public var trace: Trace?
+    /// Explore mode: the point at which the bug showed ("1:3"), and how many points were explored.
+    public var point: String?
+    public var explored: Int?
 
     public var detected: Bool { !detections.isEmpty }
     public func fired(_ detector: Detector) -> Bool { detections.contains { $0.detector == detector } }
@@ -85,15 +88,16 @@ public enum VerdictBuilder {
                     ? $0.firstDetectionSeconds : nil },
                 summary: failure.message + " (\(failure.shortLocation))" + more))
         }
+        let cause = CrashCause.find(in: child.stderr)
         switch child.ending {
         case .signaled(let signal):
             verdict.detections.append(Detection(
                 detector: .crash, iteration: lastIteration, seconds: child.elapsedSeconds,
-                summary: "died on \(signalName(signal))" + (crashLine.map { ": \($0)" } ?? "")))
+                summary: "died on \(signalName(signal))" + (cause.map { ": \($0.summary)" } ?? crashLine.map { ": \($0)" } ?? "")))
         case .killedAfterCrash:
             verdict.detections.append(Detection(
                 detector: .crash, iteration: lastIteration, seconds: child.elapsedSeconds,
-                summary: "crashed and did not exit (killed): " + (crashLine ?? "crash marker on stderr")))
+                summary: "crashed and did not exit (killed): " + (cause?.summary ?? crashLine ?? "crash marker on stderr")))
         case .killedAfterStall:
             verdict.hangPositions = child.lastProgress?.threads ?? []
             verdict.detections.append(Detection(
@@ -105,6 +109,10 @@ public enum VerdictBuilder {
             if status == 2 && child.results.isEmpty {
                 let line = child.stderr.split(separator: "\n").last.map(String.init) ?? ""
                 verdict.harnessError = "the child rejected its arguments: \(line)"
+            } else if result == nil && child.results.isEmpty, let cause {
+                // A deadly signal TSan caught and reported before ending the child.
+                verdict.detections.append(Detection(
+                    detector: .crash, iteration: lastIteration, seconds: child.elapsedSeconds, summary: cause.summary))
             } else if result == nil && child.results.isEmpty, let fatal = crashLine, fatal.contains("ThreadSanitizer") {
                 // TSan itself ended the child (it could not allocate, it crashed): say so.
                 verdict.detections.append(Detection(

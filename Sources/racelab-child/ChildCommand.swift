@@ -9,8 +9,8 @@ struct ChildCommand {
     let labs: PlayableLabRegistry
 
     static let runSpec = CommandSpec(
-        name: "run", valueOptions: ["variant", "mode", "iterations", "seed", "trace-file"], positionals: 1...1,
-        usage: "racelab-child run <lab> --variant NAME --mode scripted|stress --iterations N --seed S [--trace-file F]")
+        name: "run", valueOptions: ["variant", "mode", "iterations", "seed", "trace-file", "point"], positionals: 1...1,
+        usage: "racelab-child run <lab> --variant NAME --mode scripted|explore|stress --iterations N --seed S [--point P:K] [--trace-file F]")
 
     func main(_ arguments: [String]) -> Int32 {
         do throws(UsageError) {
@@ -37,12 +37,16 @@ struct ChildCommand {
             throw UsageError("run needs --variant, one of \(lab.variants.map(\.name).joined(separator: ", "))")
         }
         guard let mode = try arguments.choice("mode", from: RunMode.allCases.map(\.rawValue)).flatMap(RunMode.init(rawValue:)) else {
-            throw UsageError("run needs --mode scripted|stress")
+            throw UsageError("run needs --mode scripted|explore|stress")
+        }
+        let point = try arguments.string("point").map { text throws(UsageError) in
+            guard let point = ExplorationPoint(text) else { throw UsageError("--point must be PAUSE:HIT (two whole numbers from 1), not '\(text)'") }
+            return point
         }
         let plan = ScenarioPlan(
             lab: lab.id, variant: name, mode: mode,
             iterations: try arguments.int("iterations", in: 1...1_000_000) ?? 1,
-            seed: try arguments.uint64("seed") ?? 0)
+            seed: try arguments.uint64("seed") ?? 0, point: point)
         ChildSession.run(lab, plan: plan, traceFile: arguments.string("trace-file"))
     }
 }

@@ -14,7 +14,7 @@ enum ChildSession {
         let heartbeat = Heartbeat()
         heartbeat.start()
         let outcome = ScenarioDriver.run(
-            lab, plan: plan, onIteration: { heartbeat.iteration.store($0, ordering: .relaxed) },
+            lab, plan: plan, onIteration: { iteration, point in heartbeat.starting(iteration, point: point) },
             onFailure: { ChannelWriter.writeLine(ChildChannel.encode($0)) })
         heartbeat.stop()
         ChannelWriter.writeLine(ChildChannel.encode(outcome))
@@ -24,18 +24,35 @@ enum ChildSession {
 
 /// Sends a progress line every 100 ms. It reads only the checkpoint counters (invisible to TSan)
 /// and its own atomic, so it adds no synchronisation between the lab's threads.
-private final class Heartbeat: Sendable {
-    let iteration = Atomic<Int>(0)
+private final class Heartbeat: @unchecked Sendable {
+    private let iteration = Atomic<Int>(0)
     private let running = Atomic<Bool>(true)
+    /// The exploration point of the current iteration (NSLock: TSan does not see Mutex here).
+    private let lock = NSLock()
+    private var point: ExplorationPoint?
+
+    /// A new iteration: said at once, so a crash or hang in it is tied to its point.
+    func starting(_ number: Int, point: ExplorationPoint?) {
+        iteration.store(number, ordering: .relaxed)
+        lock.withLock { self.point = point }
+        beat()
+    }
+
+    /// Reads and writes under one lock, so lines go out in the order they were taken: the
+    /// newest line always names the newest iteration.
+    private func beat() {
+        lock.withLock {
+            let progress = ChildChannel.Progress(
+                iteration: iteration.load(ordering: .relaxed), checkpointHits: Checkpoint.activity,
+                threads: Checkpoint.threadPositions(), point: point?.description)
+            ChannelWriter.writeLine(ChildChannel.encode(progress))
+        }
+    }
 
     func start() {
         Thread.detachNewThread { [self] in
             while running.load(ordering: .relaxed) {
-                let progress = ChildChannel.Progress(
-                    iteration: iteration.load(ordering: .relaxed),
-                    checkpointHits: Checkpoint.activity,
-                    threads: Checkpoint.threadPositions())
-                ChannelWriter.writeLine(ChildChannel.encode(progress))
+                beat()
                 usleep(100_000)
             }
         }

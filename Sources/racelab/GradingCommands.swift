@@ -12,11 +12,11 @@ extension RaceLabCommandLine {
     static let hintSpec = CommandSpec(name: "hint", flags: ["reset"], positionals: 1...1, usage: "racelab hint <lab> [--reset]")
     static let progressSpec = CommandSpec(name: "progress", usage: "racelab progress")
     static let gradeSpec = CommandSpec(
-        name: "grade", valueOptions: ["labs", "format", "output", "seed", "manifest", "student", "from"],
-        usage: "racelab grade [--labs a,b] [--format text|json|junit|gradescope] [--output FILE] [--seed S] [--manifest FILE] [--student NAME] [--from REPORT.json]")
+        name: "grade", valueOptions: ["labs", "format", "output", "seed", "manifest", "student", "from"], flags: ["partial-credit"],
+        usage: "racelab grade [--labs a,b] [--format text|json|junit|gradescope] [--output FILE] [--seed S] [--manifest FILE] [--student NAME] [--partial-credit] [--from REPORT.json]")
     static let gradeAllSpec = CommandSpec(
-        name: "grade-all", valueOptions: ["kit", "output", "format", "labs", "seed"], flags: ["keep"], positionals: 1...1,
-        usage: "racelab grade-all SUBMISSIONS [--kit KIT] [--output DIR] [--format text|json|junit|gradescope] [--labs a,b] [--seed S] [--keep]")
+        name: "grade-all", valueOptions: ["kit", "output", "format", "labs", "seed"], flags: ["keep", "partial-credit"], positionals: 1...1,
+        usage: "racelab grade-all SUBMISSIONS [--kit KIT] [--output DIR] [--format text|json|junit|gradescope] [--labs a,b] [--seed S] [--partial-credit] [--keep]")
     static let exportSpec = CommandSpec(name: "export", positionals: 1...1, usage: "racelab export DIR")
     static let calibrateSpec = CommandSpec(
         name: "calibrate", valueOptions: ["labs", "samples", "cap", "seed"],
@@ -32,6 +32,8 @@ extension RaceLabCommandLine {
         instructor:
           racelab grade [options]           grade the exercises: --labs a,b --format text|json|junit|gradescope
                                             --output FILE --seed S --manifest FILE (a trusted kit manifest)
+                                            --partial-credit (each clean pass scores; default: a bug
+                                            seen in any pass scores the lab 0)
                                             --from REPORT.json: render a saved json report again
           racelab grade-all SUBMISSIONS     every sub-folder a student's kit: --kit KIT (default: this
                                             package) --output DIR (default grades) --format ... --keep
@@ -227,7 +229,9 @@ extension RaceLabCommandLine {
             stderrLine("racelab: harness failure: this racelab was built without ThreadSanitizer, so it cannot grade. Use `make grade` (it builds with --sanitize=thread)")
             return 1
         }
-        let grader = Grader(executable: childProgram, seed: seed, programName: program, root: root)
+        var policy = GradingPolicy()
+        policy.partialCredit = arguments.has("partial-credit")
+        let grader = Grader(executable: childProgram, policy: policy, seed: seed, programName: program, root: root)
         let progressLine = ProgressLine(enabled: isatty(2) != 0)
         let rejections = ExerciseChecks.rejections(of: labs, root: root,
                                                    buildFolder: childProgram.deletingLastPathComponent())
@@ -285,6 +289,7 @@ extension RaceLabCommandLine {
         var settings = ClassGrader.Settings(submissions: submissions, kit: kit, output: output, format: try format(arguments),
                                             labs: labs, seed: try arguments.uint64("seed") ?? UInt64.random(in: 1...999_999))
         settings.keep = arguments.has("keep")
+        settings.partialCredit = arguments.has("partial-credit")
         if let swift = environment["SWIFT"] { settings.swift = swift }
         if environment["RACELAB_UNSAFE_SKIP_EXERCISE_CHECKS"] == "1" {
             settings.exerciseChecks = false

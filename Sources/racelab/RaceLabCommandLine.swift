@@ -37,9 +37,9 @@ public struct RaceLabCommandLine {
     }
 
     static let runSpec = CommandSpec(
-        name: "run", valueOptions: ["variant", "mode", "iterations", "runs", "seed", "timeout", "html"],
+        name: "run", valueOptions: ["variant", "mode", "iterations", "runs", "seed", "timeout", "html", "point"],
         flags: ["all", "json", "trace"], positionals: 0...1,
-        usage: "racelab run <lab>|--all [--variant broken|fixed|exercise|all|NAME] [--mode scripted|stress] [--iterations N] [--runs N] [--seed S] [--timeout SECONDS] [--trace] [--html FILE] [--json]")
+        usage: "racelab run <lab>|--all [--variant broken|fixed|exercise|all|NAME] [--mode scripted|explore|stress] [--point P:K] [--iterations N] [--runs N] [--seed S] [--timeout SECONDS] [--trace] [--html FILE] [--json]")
     static let listSpec = CommandSpec(name: "list", flags: ["json"], usage: "racelab list [--json]")
     static let reportSpec = CommandSpec(
         name: "report", valueOptions: ["html"], positionals: 1...1,
@@ -63,9 +63,12 @@ public struct RaceLabCommandLine {
 
         run options:
           --variant broken|fixed|exercise|all|NAME   which variants (default: broken and fixed)
-          --mode scripted|stress   scripted forces the bad interleaving at checkpoints; stress
-                                   uses seeded random delays (default: broken scripted,
-                                   fixed and exercise both modes)
+          --mode scripted|explore|stress
+                                   scripted forces the story's bad interleaving at its
+                                   checkpoints; explore moves that pause to every other
+                                   checkpoint arrival in turn; stress uses seeded random
+                                   delays (default: broken scripted, fixed and exercise all three)
+          --point P:K              explore only pause P moved to arrival K (a reported point)
           --iterations N           iterations per run (default: the lab's, per mode)
           --runs N                 child processes per variant and mode (default 1)
           --seed S                 base seed; run k uses S+k (default: random, always printed)
@@ -212,6 +215,11 @@ public struct RaceLabCommandLine {
             seed: try arguments.uint64("seed") ?? UInt64.random(in: 1...999_999),
             stallTimeout: try arguments.double("timeout", in: 1...3600),
             programName: CommandLine.arguments.first ?? "racelab")
+        settings.point = try arguments.string("point").map { text throws(UsageError) in
+            guard let point = ExplorationPoint(text) else { throw UsageError("--point must be PAUSE:HIT (two whole numbers from 1), not '\(text)'") }
+            guard mode == .explore else { throw UsageError("--point replays one exploration point: give it with --mode explore") }
+            return point
+        }
         let htmlFile = arguments.string("html")
         if let htmlFile, let problem = OutputFile.problem(writing: htmlFile) { throw UsageError("cannot write the HTML report: \(problem)") }
         settings.trace = arguments.has("trace") || htmlFile != nil

@@ -21,12 +21,16 @@ final class FixedVariantsTests: XCTestCase {
         var checked = 0
         for lab in testLabs.labs {
             for variant in lab.variants where variant.kind == .fixed {
-                for (mode, iterations) in [(RunMode.scripted, 5), (.stress, 150)] {
+                for (mode, iterations) in [(RunMode.scripted, 5), (.explore, lab.info.defaultIterations[.explore] ?? 41), (.stress, 150)] {
                     let plan = ScenarioPlan(lab: lab.id, variant: variant.name, mode: mode, iterations: iterations,
                                             seed: 2026, stopAtFirstDetection: false)
                     let outcome = ScenarioDriver.run(lab, plan: plan)
                     let context = "\(lab.id) \(variant.name) \(mode.rawValue) seed \(plan.seed)"
-                    XCTAssertEqual(outcome.iterationsRun, iterations, context)
+                    if mode == .explore {
+                        XCTAssertEqual(outcome.iterationsRun, 1 + outcome.explored.count, "\(context): the survey, then every point")
+                    } else {
+                        XCTAssertEqual(outcome.iterationsRun, iterations, context)
+                    }
                     XCTAssertEqual(outcome.failures, [], context)
                     XCTAssertEqual(outcome.tsanReports, 0, "TSan reported a race in \(context)")
                     checked += 1
@@ -37,7 +41,7 @@ final class FixedVariantsTests: XCTestCase {
         // lab that ships its solutions (a Fixed*.swift in its folder) has one; a student kit has none
         // (racelab export leaves them out), and then there is nothing to count.
         let fixedVariants = testLabs.labs.reduce(0) { $0 + $1.variants.filter { $0.kind == .fixed }.count }
-        XCTAssertEqual(checked, fixedVariants * 2, "every fixed variant is run in both modes")
+        XCTAssertEqual(checked, fixedVariants * 3, "every fixed variant is run in all three modes")
         for lab in testLabs.labs where LabsTestSupport.shipsSolutions(lab) {
             XCTAssertTrue(lab.variants.contains { $0.kind == .fixed }, "\(lab.id) has a Fixed*.swift but registers no fixed variant")
         }

@@ -23,6 +23,13 @@ void rl_checkpoint_set_jitter(uint64_t seed, int64_t max_us);
 
 /// Driver side: make the `hit`-th arrival at `name` pause.
 void rl_checkpoint_arm(const char *name, int64_t hit);
+/// Driver side (exploration): make the `hit`-th arrival at any checkpoint, off the main thread,
+/// counted from now, pause; for at most `limit_ns` unless released sooner.
+void rl_checkpoint_arm_any(int64_t hit, int64_t limit_ns);
+/// Arrivals at any checkpoint off the main thread since the last reset.
+int64_t rl_checkpoint_worker_hits(void);
+/// Stress mode: `permille` of the hits off the main thread are held for 1 to `max_us` (0: off).
+void rl_checkpoint_set_holds(int64_t permille, int64_t max_us);
 /// 1 once the armed checkpoint was reached (and the thread is waiting), else 0.
 int rl_checkpoint_armed_reached(void);
 /// Let the paused thread go on; disarm.
