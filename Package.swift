@@ -55,7 +55,24 @@ let solutionCatalog: [Target] = shipsSolutions
     ? [.target(name: "SolutionCatalog", dependencies: ["LabKit"] + labNames.map { .target(name: $0) } + solutionTargets.map { .target(name: $0.name) })]
     : []
 let solutionDependency: [Target.Dependency] = shipsSolutions ? ["SolutionCatalog"] : []
-let solutionDefine: [SwiftSetting] = shipsSolutions ? [.define("RACELAB_SOLUTIONS")] : []
+
+// The grading corpus (Tests/GradingCorpus/<Lab>/*.swift: other valid fixes and plausible wrong
+// ones, graded as exercises by `racelab bench corpus`), one module per lab, registered by
+// Sources/CorpusCatalog. Like the solutions, a student kit ships without it.
+let corpusDirectory = packageDirectory.appendingPathComponent("Tests/GradingCorpus")
+let corpusLabs = labNames.filter { lab in
+    ((try? FileManager.default.contentsOfDirectory(atPath: corpusDirectory.appendingPathComponent(lab).path)) ?? []).contains { $0.hasSuffix(".swift") }
+}
+let shipsCorpus = shipsSolutions && FileManager.default.fileExists(atPath: packageDirectory.appendingPathComponent("Sources/CorpusCatalog/CorpusCatalog.swift").path)
+let corpusTargets: [Target] = shipsCorpus ? corpusLabs.map { lab in
+    .target(name: "\(lab)Corpus", dependencies: ["LabKit", .target(name: lab)], path: "Tests/GradingCorpus/\(lab)",
+            swiftSettings: [.swiftLanguageMode(.v5), .enableUpcomingFeature("MemberImportVisibility")])
+} : []
+let corpusCatalog: [Target] = shipsCorpus
+    ? [.target(name: "CorpusCatalog", dependencies: ["LabKit"] + labNames.map { .target(name: $0) } + corpusTargets.map { .target(name: $0.name) })]
+    : []
+let corpusDependency: [Target.Dependency] = shipsCorpus ? ["CorpusCatalog"] : []
+let solutionDefine: [SwiftSetting] = (shipsSolutions ? [.define("RACELAB_SOLUTIONS")] : []) + (shipsCorpus ? [.define("RACELAB_CORPUS")] : [])
 
 let package = Package(
     name: "RaceLab",
@@ -64,7 +81,7 @@ let package = Package(
         .executable(name: "racelab", targets: ["racelab"]),
         .executable(name: "racelab-child", targets: ["racelab-child"]),
     ],
-    targets: scenarioTargets + exerciseTargets + solutionTargets + solutionCatalog + [
+    targets: scenarioTargets + exerciseTargets + solutionTargets + solutionCatalog + corpusTargets + corpusCatalog + [
         // Tiny C layer: state that lab threads share with the harness without TSan seeing it as
         // synchronisation (so checkpoints never hide a lab's race), TSan hooks, process spawning.
         .target(name: "CRaceLabSupport"),
@@ -83,7 +100,7 @@ let package = Package(
         .target(name: "LabCatalog", dependencies: ["LabKit"] + labNames.map { .target(name: $0) } + exerciseTargets.map { .target(name: $0.name) }),
         // The process that runs lab code (and so student code): one variant, then exit.
         .executableTarget(
-            name: "racelab-child", dependencies: ["LabKit", "RaceLabHarness", "LabCatalog", "CRaceLabSupport"] + solutionDependency,
+            name: "racelab-child", dependencies: ["LabKit", "RaceLabHarness", "LabCatalog", "CRaceLabSupport"] + solutionDependency + corpusDependency,
             swiftSettings: solutionDefine),
         // The command line: plans, judges, reports. It links no lab code; it asks racelab-child.
         .executableTarget(
@@ -96,7 +113,7 @@ let package = Package(
         .testTarget(
             name: "LabsTests",
             dependencies: ["LabCatalog", "LabKit", "RaceLabHarness", "RaceLabReports", "RaceLabGrading", "TSanReports",
-                           "CRaceLabSupport", "racelab", "racelab-child"] + solutionDependency,
+                           "CRaceLabSupport", "racelab", "racelab-child"] + solutionDependency + corpusDependency,
             swiftSettings: [.swiftLanguageMode(.v5)] + solutionDefine
         ),
     ]

@@ -145,7 +145,7 @@ expected = {
     "silgen-ignore": ("rejected", "@_silgen_name"), "tsan-options": ("rejected", "@_cdecl"), "annotate": ("rejected", "@_silgen_name"),
     "setenv": ("rejected", "setenv"), "testable": ("rejected", "@testable"), "spi": ("rejected", "@_spi"),
     "channel": ("rejected", "write(3"), "load-time": ("rejected", "@_section"), "process": ("rejected", "Process"),
-    "graded-detector": ("rejected", "CommandLine"), "exit": ("rejected", "exit("), "harness-import": ("failed", "does not compile"),
+    "graded-detector": ("rejected", "CommandLine"), "exit": ("rejected", "exit:"), "harness-import": ("rejected", "import RaceLabHarness"),
     "stdout-forger": ("failed", "not fixed yet"), "solutions": ("failed", "not fixed yet"), "half-fixed": ("failed", "not fixed yet"),
 }
 check(set(rows) == set(expected), f"every attack graded: {sorted(rows)}")

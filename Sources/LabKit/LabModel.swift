@@ -1,11 +1,19 @@
 import Foundation
 
-/// The three roles a variant can play in a lab.
+/// The roles a variant can play in a lab: its broken code, a reference fix, the student's
+/// exercise, and the grading corpus's fixes (Tests/GradingCorpus: other valid fixes, and wrong
+/// ones a class would plausibly write), graded as exercises to measure the grader.
 public enum VariantKind: String, Codable, Sendable, CaseIterable {
     case broken, fixed, exercise
+    case validFix = "valid-fix"
+    case wrongFix = "wrong-fix"
 
-    /// What the harness demands of this kind: broken must be caught, the others must be clean.
-    public var expectation: Expectation { self == .broken ? .detected : .clean }
+    /// What the harness demands of this kind: broken and wrong fixes must be caught, the others
+    /// must be clean.
+    public var expectation: Expectation { self == .broken || self == .wrongFix ? .detected : .clean }
+
+    /// A fix from the grading corpus (shown only when asked for).
+    public var isCorpus: Bool { self == .validFix || self == .wrongFix }
 }
 
 public enum Expectation: String, Codable, Sendable {

@@ -18,7 +18,7 @@ public struct Lab: Codable, Sendable, Equatable {
     public let variants: [Variant]
 
     public init(info: LabInfo, variants: [Variant]) {
-        let order: [VariantKind] = [.broken, .fixed, .exercise]
+        let order: [VariantKind] = [.broken, .fixed, .exercise, .validFix, .wrongFix]
         self.info = info
         self.variants = variants.enumerated().sorted {
             (order.firstIndex(of: $0.element.kind)!, $0.offset) < (order.firstIndex(of: $1.element.kind)!, $1.offset)

@@ -33,14 +33,16 @@ public protocol LabScenario {
     static func play(_ variant: LabVariant<Environment, Subject>, in run: ScenarioRun)
 }
 
-/// A lab's reference fixes, registered by the solution catalog (a student kit has none).
+/// Variants registered from outside a lab: its reference fixes (the solution catalog) or its
+/// grading corpus (the corpus catalog). A student kit has neither.
 public struct LabSolutions: @unchecked Sendable {
     let labID: String
     let variants: [Lab.Variant]
     let players: [String: (ScenarioRun) -> Void]
 
     public init<Scenario: LabScenario>(_ scenario: Scenario.Type, _ solutions: [LabVariant<Scenario.Environment, Scenario.Subject>]) {
-        precondition(solutions.allSatisfy { $0.kind == .fixed }, "\(scenario.info.id): solutions must be fixed variants")
+        precondition(solutions.allSatisfy { $0.kind == .fixed || $0.kind.isCorpus },
+                     "\(scenario.info.id): solutions must be fixed variants or corpus fixes")
         labID = scenario.info.id
         variants = solutions.map { Lab.Variant(kind: $0.kind, name: $0.name) }
         players = PlayableLab.players(scenario, solutions)

@@ -40,11 +40,11 @@ public struct KitManifest: Codable, Sendable, Equatable {
 
     /// The reference solutions, left out of a kit: `Labs/<Lab>/Fixed*.swift`, the catalog that
     /// registers them (`Sources/SolutionCatalog/`), and the grading corpus of fixes
-    /// (`Tests/GradingCorpus/`).
+    /// (`Tests/GradingCorpus/`, `Sources/CorpusCatalog/`).
     public static func isSolution(_ path: String) -> Bool {
         let parts = path.split(separator: "/")
         if parts.count == 3 && parts[0] == "Labs" && parts[2].hasPrefix("Fixed") && parts[2].hasSuffix(".swift") { return true }
-        return path.hasPrefix("Sources/SolutionCatalog/") || path.hasPrefix("Tests/GradingCorpus/")
+        return path.hasPrefix("Sources/SolutionCatalog/") || path.hasPrefix("Sources/CorpusCatalog/") || path.hasPrefix("Tests/GradingCorpus/")
     }
 
     // MARK: Files on disk

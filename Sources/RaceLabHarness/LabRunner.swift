@@ -37,7 +37,7 @@ public enum LabRunner {
     /// scripted demo; fixed variants and exercises must survive the scripted interleaving, every
     /// single-preemption point of it, and the stress soak.
     public static func defaultModes(for kind: VariantKind) -> [RunMode] {
-        kind == .broken ? [.scripted] : [.scripted, .explore, .stress]
+        kind == .broken ? [.scripted] : [.scripted, .explore, .stress]  // corpus fixes: as an exercise
     }
 
     /// Run `settings.runs` children for one variant in one mode. Run k uses seed `settings.seed + k`.

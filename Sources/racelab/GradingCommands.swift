@@ -18,6 +18,9 @@ extension RaceLabCommandLine {
         name: "grade-all", valueOptions: ["kit", "output", "format", "labs", "seed"], flags: ["keep", "partial-credit"], positionals: 1...1,
         usage: "racelab grade-all SUBMISSIONS [--kit KIT] [--output DIR] [--format text|json|junit|gradescope] [--labs a,b] [--seed S] [--partial-credit] [--keep]")
     static let exportSpec = CommandSpec(name: "export", positionals: 1...1, usage: "racelab export DIR")
+    static let benchSpec = CommandSpec(
+        name: "bench", valueOptions: ["labs", "seed"], flags: ["json"], positionals: 1...1,
+        usage: "racelab bench corpus [--labs a,b] [--seed S] [--json]")
     static let calibrateSpec = CommandSpec(
         name: "calibrate", valueOptions: ["labs", "samples", "cap", "seed"],
         usage: "racelab calibrate [--labs a,b] [--samples N] [--cap ITERATIONS] [--seed S]")
@@ -38,6 +41,8 @@ extension RaceLabCommandLine {
           racelab grade-all SUBMISSIONS     every sub-folder a student's kit: --kit KIT (default: this
                                             package) --output DIR (default grades) --format ... --keep
           racelab export DIR                a student kit: no Fixed*.swift, plus racelab-kit.json
+          racelab bench corpus [--labs a,b] grade the grading corpus (Tests/GradingCorpus): valid fixes must
+                                            score full marks, wrong ones nothing; an accuracy table
           racelab calibrate [--labs a,b]    measure how fast each broken variant is caught under stress
                                             (--samples N, --cap N, --seed S) into Grading/calibration.json
 
@@ -54,11 +59,12 @@ extension RaceLabCommandLine {
         case "grade-all": return try gradeAll(ParsedArguments(rest, spec: Self.gradeAllSpec))
         case "export": return try export(ParsedArguments(rest, spec: Self.exportSpec))
         case "calibrate": return try calibrate(ParsedArguments(rest, spec: Self.calibrateSpec))
+        case "bench": return try bench(ParsedArguments(rest, spec: Self.benchSpec))
         default: return nil
         }
     }
 
-    static let gradingCommandNames = ["check", "hint", "progress", "grade", "grade-all", "export", "calibrate"]
+    static let gradingCommandNames = ["check", "hint", "progress", "grade", "grade-all", "export", "calibrate", "bench"]
 
     // MARK: Shared
 
@@ -347,6 +353,36 @@ extension RaceLabCommandLine {
             return 1
         }
         return 0
+    }
+
+    // MARK: bench
+
+    func bench(_ arguments: ParsedArguments) throws(UsageError) -> Int32 {
+        guard arguments.positionals[0] == "corpus" else {
+            throw UsageError("unknown benchmark '\(arguments.positionals[0])'; valid: corpus")
+        }
+        let root = try requireRoot()
+        try requireTSan()
+        let labs = try labList(arguments.string("labs")).filter { $0.variants.contains(where: \.kind.isCorpus) }
+        guard !labs.isEmpty else {
+            throw UsageError("no grading corpus in this build (Tests/GradingCorpus, registered in Sources/CorpusCatalog); a student kit has none")
+        }
+        let seed = try arguments.uint64("seed") ?? UInt64.random(in: 1...999_999)
+        let grader = Grader(executable: childProgram, seed: seed, programName: program, root: root)
+        let benchmark = CorpusBenchmark(grader: grader, root: root, buildFolder: childProgram.deletingLastPathComponent(),
+                                        calibrations: CalibrationFile.read(packageAt: root))
+        let live = ProgressLine(enabled: isatty(2) != 0)
+        let started = Date()
+        let entries = benchmark.run(labs) { live.show($0) }
+        live.clear()
+        let seconds = Date().timeIntervalSince(started)
+        if arguments.has("json") {
+            print(Self.json(entries))
+        } else {
+            print("racelab bench corpus: \(entries.count) fix(es) of \(labs.count) lab(s), graded as exercises, base seed \(seed)\n")
+            print(CorpusBenchmark.table(entries, seconds: seconds))
+        }
+        return entries.contains { $0.falseAccept || $0.falseReject } ? 1 : 0
     }
 
     // MARK: export

@@ -170,8 +170,12 @@ public struct RaceLabCommandLine {
     /// Which variants `--variant` names in `lab`.
     func variants(_ selector: String?, in lab: Lab) throws(UsageError) -> [Lab.Variant] {
         switch selector {
-        case nil: return lab.variants.filter { $0.kind != .exercise }
-        case "all": return lab.variants
+        case nil: return lab.variants.filter { $0.kind == .broken || $0.kind == .fixed }
+        case "all": return lab.variants.filter { !$0.kind.isCorpus }
+        case "corpus":
+            let matching = lab.variants.filter(\.kind.isCorpus)
+            guard !matching.isEmpty else { throw UsageError("lab '\(lab.id)' has no grading corpus in this build") }
+            return matching
         case let name?:
             if let kind = VariantKind(rawValue: name) {
                 let matching = lab.variants.filter { $0.kind == kind }
@@ -180,7 +184,7 @@ public struct RaceLabCommandLine {
             }
             guard let variant = lab.variant(named: name) else {
                 let kinds = VariantKind.allCases.map(\.rawValue)
-                let valid = kinds + ["all"] + lab.variants.map(\.name).filter { !kinds.contains($0) }
+                let valid = kinds + ["all", "corpus"] + lab.variants.map(\.name).filter { !kinds.contains($0) }
                 throw UsageError("unknown variant '\(name)' for lab '\(lab.id)'; valid: \(valid.joined(separator: ", "))")
             }
             return [variant]
