@@ -13,7 +13,10 @@ import RaceLabHarness
 /// student wrote that was refused is ever run. The student's lab program is copied into a
 /// private folder of the student's and run in child processes; the parent (this process) links
 /// no lab code at all. Everything else in a submission is ignored (and noted if it differs).
-public final class ClassGrader {
+///
+/// Sendable by construction rather than by the compiler: `build` (which changes the tree) runs
+/// on one thread only, and `run` reads only what `prepare` set up.
+public final class ClassGrader: @unchecked Sendable {
     public struct Settings: Sendable {
         public var submissions: URL
         /// The kit as handed out: its racelab-kit.json is the trusted manifest, and its files are
@@ -34,6 +37,11 @@ public final class ClassGrader {
         public var exerciseChecks = true
         /// Each clean pass scores even when another caught the bug (off: one verdict per lab).
         public var partialCredit = false
+        /// Children at once while one student is graded (`ChildPool`).
+        public var jobs = ChildPool.defaultJobs()
+        /// A folder kept between runs for the kit's built tree (an autograder builds it once at
+        /// set-up, then each submission rebuilds only its exercises); nil: a temporary one.
+        public var workspace: URL?
 
         public init(submissions: URL, kit: URL, output: URL, format: GradeFormat, labs: [String]?, seed: UInt64) {
             self.submissions = submissions
@@ -92,10 +100,14 @@ public final class ClassGrader {
         } catch {
             throw SetupError(description: "no readable \(KitManifest.fileName) in '\(settings.kit.path)': give --kit the folder racelab export wrote")
         }
-        do {
-            workspace = try RunFolder.privateFolder(named: "racelab-grade-all")
-        } catch {
-            throw SetupError(description: error.description)
+        if let kept = settings.workspace {
+            workspace = try Self.keptWorkspace(kept)
+        } else {
+            do {
+                workspace = try RunFolder.privateFolder(named: "racelab-grade-all")
+            } catch {
+                throw SetupError(description: error.description)
+            }
         }
         tree = workspace.appendingPathComponent("kit")
         builder = ChildBuilder(tree: tree)
@@ -104,8 +116,31 @@ public final class ClassGrader {
         calibrations = CalibrationFile.read(packageAt: settings.kit)
     }
 
-    /// Copies the kit into the workspace, builds its lab program and reads its labs.
-    public func prepare(onPhase: (String) -> Void) throws(SetupError) {
+    /// A workspace kept between runs: created private if absent; else it must be a folder of
+    /// ours that no one else can write (a build there is run, so no one else may plant files).
+    static func keptWorkspace(_ url: URL) throws(SetupError) -> URL {
+        let folder = url.standardizedFileURL
+        var info = stat()
+        if lstat(folder.path, &info) != 0 {
+            guard mkdir(folder.path, 0o700) == 0, lstat(folder.path, &info) == 0 else {
+                throw SetupError(description: "cannot create the workspace '\(folder.path)': \(String(cString: strerror(errno)))")
+            }
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid(), info.st_mode & 0o022 == 0 else {
+            throw SetupError(description: "the workspace '\(folder.path)' must be a folder (not a link) owned by you that only you can write")
+        }
+        // Student folders left by an interrupted run.
+        try? FileManager.default.removeItem(at: folder.appendingPathComponent("students"))
+        return folder
+    }
+
+    /// Copies the kit into the workspace (only the files that differ, so a kept workspace's
+    /// build stays valid; files the kit does not have are removed), builds its lab program and
+    /// reads its labs.
+    public func prepare(onPhase: @escaping @Sendable (String) -> Void) throws(SetupError) {
+        for stale in KitManifest.packageFiles(under: tree) where trusted.files[stale] == nil {
+            try? FileManager.default.removeItem(at: tree.appendingPathComponent(stale))
+        }
         for path in trusted.files.keys.sorted() {
             let source = settings.kit.appendingPathComponent(path)
             guard let data = FileManager.default.contents(atPath: source.path),
@@ -113,11 +148,13 @@ public final class ClassGrader {
                 throw SetupError(description: "the kit's \(path) is missing or differs from its manifest: export the kit again")
             }
             let target = tree.appendingPathComponent(path)
-            do {
-                try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try data.write(to: target)
-            } catch {
-                throw SetupError(description: "cannot copy the kit into \(tree.path): \(error.localizedDescription)")
+            if FileManager.default.contents(atPath: target.path) != data {
+                do {
+                    try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    try data.write(to: target)
+                } catch {
+                    throw SetupError(description: "cannot copy the kit into \(tree.path): \(error.localizedDescription)")
+                }
             }
             if trusted.editable.contains(path) { kitExercises[path] = data; inTree[path] = data }
         }
@@ -133,7 +170,7 @@ public final class ClassGrader {
 
     /// Deletes the workspace (unless asked to keep it).
     public func cleanUp() {
-        if !settings.keep { try? FileManager.default.removeItem(at: workspace) }
+        if !settings.keep && settings.workspace == nil { try? FileManager.default.removeItem(at: workspace) }
         Interruption.untrack(folder: workspace)
     }
 
@@ -151,14 +188,76 @@ public final class ClassGrader {
 
     // MARK: One student
 
-    public func grade(_ entry: SubmissionFolder.Entry, onPhase: (String) -> Void) -> StudentResult {
+    /// A student whose lab program is built and copied into a folder of their own, ready to run.
+    public struct Built: Sendable {
+        var student: String
+        var started: Date
+        var folder: URL
+        var program: URL
+        var integrity: GradeIntegrity
+        var preset: [String: LabGrade]
+    }
+
+    /// What building a student gives: their lab program, or already a result (refused, skipped).
+    public enum BuildOutcome: Sendable {
+        case built(Built)
+        case finished(StudentResult)
+    }
+
+    /// Every entry graded: builds one at a time (they share the workspace's tree, and a build
+    /// uses every core) while up to `runningAtOnce` built students are run, each with
+    /// `settings.jobs` children at a time. `onPhase` and `onResult` are called on any thread
+    /// with the entry's index; the results come back in entry order.
+    public func gradeAll(_ entries: [SubmissionFolder.Entry], runningAtOnce: Int = 2,
+                         onPhase: @escaping @Sendable (Int, String) -> Void,
+                         onResult: @escaping @Sendable (Int, StudentResult) -> Void) -> [StudentResult] {
+        let results = IndexedResults<StudentResult>(count: entries.count)
+        let slots = DispatchSemaphore(value: max(1, runningAtOnce))
+        let group = DispatchGroup()
+        let runners = DispatchQueue(label: "racelab.grade-all.students", attributes: .concurrent)
+        for (index, entry) in entries.enumerated() {
+            switch build(entry, onPhase: { onPhase(index, $0) }) {
+            case .finished(let result):
+                results.set(index, result)
+                onResult(index, result)
+            case .built(let built):
+                slots.wait()
+                group.enter()
+                runners.async {
+                    let result = self.run(built) { onPhase(index, $0) }
+                    results.set(index, result)
+                    onResult(index, result)
+                    slots.signal()
+                    group.leave()
+                }
+            }
+        }
+        group.wait()
+        return results.all
+    }
+
+    /// One student, built then run.
+    public func grade(_ entry: SubmissionFolder.Entry, onPhase: @escaping @Sendable (String) -> Void) -> StudentResult {
+        switch build(entry, onPhase: onPhase) {
+        case .finished(let result): return result
+        case .built(let built): return run(built, onPhase: onPhase)
+        }
+    }
+
+    func finish(_ student: String, started: Date, _ status: StudentResult.Status, _ report: GradeReport?, _ note: String) -> StudentResult {
+        var result = StudentResult(student: student, status: status, report: report, note: note, reportFile: nil,
+                                   elapsedSeconds: Date().timeIntervalSince(started))
+        if let report { result.reportFile = write(report, for: student) }
+        return result
+    }
+
+    /// Reads, checks and builds one student's exercises in the workspace's tree, and copies the
+    /// lab program into a private folder of the student's. Not safe to call from two threads.
+    public func build(_ entry: SubmissionFolder.Entry, onPhase: @escaping @Sendable (String) -> Void) -> BuildOutcome {
         let started = Date()
         let student = entry.name
-        func finish(_ status: StudentResult.Status, _ report: GradeReport?, _ note: String) -> StudentResult {
-            var result = StudentResult(student: student, status: status, report: report, note: note, reportFile: nil,
-                                       elapsedSeconds: Date().timeIntervalSince(started))
-            if let report { result.reportFile = write(report, for: student) }
-            return result
+        func finish(_ status: StudentResult.Status, _ report: GradeReport?, _ note: String) -> BuildOutcome {
+            .finished(self.finish(student, started: started, status, report, note))
         }
         func zero(_ status: LabGrade.Status, _ reason: String) -> GradeReport {
             let grader = Grader(executable: URL(fileURLWithPath: "/nonexistent"), policy: policy, seed: settings.seed)
@@ -265,9 +364,20 @@ public final class ClassGrader {
         } catch {
             return finish(.error, nil, "cannot set up the student's folder: \(error.localizedDescription)")
         }
-        defer { if !settings.keep { try? FileManager.default.removeItem(at: studentFolder) } }
+        return .built(Built(student: student, started: started, folder: studentFolder, program: program, integrity: integrity, preset: preset))
+    }
+
+    /// Runs a built student's lab program and writes their report. Safe beside `build` and
+    /// other runs: it reads only what `prepare` set up, and its own student folder.
+    public func run(_ built: Built, onPhase: @escaping @Sendable (String) -> Void) -> StudentResult {
+        let (student, integrity, preset) = (built.student, built.integrity, built.preset)
+        func finish(_ status: StudentResult.Status, _ report: GradeReport?, _ note: String) -> StudentResult {
+            self.finish(student, started: built.started, status, report, note)
+        }
+        defer { if !settings.keep { try? FileManager.default.removeItem(at: built.folder) } }
         onPhase("grading")
-        let studentGrader = Grader(executable: program, policy: policy, seed: settings.seed, programName: ".build/debug/racelab", root: tree)
+        var studentGrader = Grader(executable: built.program, policy: policy, seed: settings.seed, programName: ".build/debug/racelab", root: tree)
+        studentGrader.jobs = settings.jobs
         var report = studentGrader.report(labs: selectedLabs, integrity: integrity, calibrations: calibrations, command: "racelab grade-all",
                                           student: student, preset: preset) { onPhase("grading: \($0)") }
         report.notes.append(ChildSandbox.summary)

@@ -37,7 +37,7 @@ public struct CorpusBenchmark {
         self.calibrations = calibrations
     }
 
-    public func run(_ labs: [Lab], onProgress: (String) -> Void = { _ in }) -> [Entry] {
+    public func run(_ labs: [Lab], onProgress: @escaping @Sendable (String) -> Void = { _ in }) -> [Entry] {
         var entries: [Entry] = []
         for lab in labs {
             let folder = lab.info.folder.lastPathComponent

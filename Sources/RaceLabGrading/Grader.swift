@@ -15,6 +15,8 @@ public struct Grader {
     public var programName: String
     /// The package's folder, for relative file names in messages (nil: absolute).
     public var root: URL?
+    /// Children at once (`ChildPool`).
+    public var jobs = 1
 
     public init(executable: URL, policy: GradingPolicy = GradingPolicy(), seed: UInt64, programName: String = "racelab", root: URL? = nil) {
         self.executable = executable
@@ -35,12 +37,14 @@ public struct Grader {
 
     /// The stress plan for `lab`: the stored calibration if current, else measured now.
     public func stressPlan(for lab: Lab, calibrations: CalibrationFile?, measureIfMissing: Bool,
-                           onProgress: (String) -> Void = { _ in }) -> (StressPlan, StressCalibration?) {
+                           onProgress: @escaping @Sendable (String) -> Void = { _ in }) -> (StressPlan, StressCalibration?) {
         if let calibration = calibrations?.current(for: lab) {
             return (StressPlan.make(lab, calibration: calibration, policy: policy), nil)
         }
         guard measureIfMissing else { return (StressPlan.make(lab, calibration: nil, policy: policy), nil) }
-        let measured = Calibrator.measure(lab, executable: executable) { onProgress("\(lab.id): calibrating, \($0)") }
+        var settings = Calibrator.Settings()
+        settings.jobs = jobs
+        let measured = Calibrator.measure(lab, executable: executable, settings: settings) { onProgress("\(lab.id): calibrating, \($0)") }
         return (StressPlan.make(lab, calibration: measured, policy: policy, calibratedNow: measured != nil), measured)
     }
 
@@ -49,18 +53,35 @@ public struct Grader {
     public static let passes: [RunMode] = [.scripted, .explore, .stress]
 
     /// Every pass of one lab's exercise (`variant`: another variant stands in, in tests).
-    public func grade(_ lab: Lab, variant: Lab.Variant, stress: StressPlan, onProgress: (String) -> Void = { _ in }) -> LabGrade {
-        let passes = Self.passes.map { mode -> PassGrade in
-            let runs = mode == .stress ? stress.runs : policy.runs(for: mode)
-            let iterations = mode == .stress ? stress.iterationsPerRun : lab.info.defaultIterations[mode] ?? 1
-            let settings = RunSettings(executable: executable, iterations: iterations, runs: runs,
-                                       seed: seed &+ (mode == .stress ? 1000 : mode == .explore ? 500 : 0), programName: programName)
-            let outcome = LabRunner.run(lab, variant: variant, mode: mode, settings: settings) {
-                onProgress("\(lab.id): \(mode.rawValue) pass, run \($0)/\(runs)")
+    public func grade(_ lab: Lab, variant: Lab.Variant, stress: StressPlan, onProgress: @escaping @Sendable (String) -> Void = { _ in }) -> LabGrade {
+        grade([(lab, variant, stress)], onProgress: onProgress)[0]
+    }
+
+    /// Every pass of several labs' exercises, all their children `jobs` at a time.
+    public func grade(_ items: [(Lab, Lab.Variant, StressPlan)], onProgress: @escaping @Sendable (String) -> Void = { _ in }) -> [LabGrade] {
+        let rows = items.flatMap { lab, variant, stress in
+            Self.passes.map { mode -> LabRunner.Row in
+                var settings = RunSettings(executable: executable, iterations: iterations(lab, mode, stress), runs: runs(mode, stress),
+                                           seed: seed &+ (mode == .stress ? 1000 : mode == .explore ? 500 : 0), programName: programName)
+                settings.jobs = jobs
+                return LabRunner.Row(lab: lab, variant: variant, mode: mode, settings: settings)
             }
-            return pass(outcome, lab: lab, iterations: iterations, points: policy.points(for: mode))
         }
-        return labGrade(lab, variant: variant, passes: passes, stress: stress)
+        let labs = items.map(\.0.id).joined(separator: ", ")
+        let outcomes = LabRunner.run(rows, jobs: jobs) { done, total in onProgress("\(labs): run \(done) of \(total)") }
+        return items.enumerated().map { index, item in
+            let (lab, variant, stress) = item
+            let passes = Self.passes.enumerated().map { offset, mode in
+                pass(outcomes[index * Self.passes.count + offset], lab: lab, iterations: iterations(lab, mode, stress), points: policy.points(for: mode))
+            }
+            return labGrade(lab, variant: variant, passes: passes, stress: stress)
+        }
+    }
+
+    func runs(_ mode: RunMode, _ stress: StressPlan) -> Int { mode == .stress ? stress.runs : policy.runs(for: mode) }
+
+    func iterations(_ lab: Lab, _ mode: RunMode, _ stress: StressPlan) -> Int {
+        mode == .stress ? stress.iterationsPerRun : lab.info.defaultIterations[mode] ?? 1
     }
 
     /// A lab scored zero without running anything (a tampered submission).
@@ -282,10 +303,11 @@ extension Grader {
     /// that does not compile), by lab id; those labs are not run.
     public func report(labs: [Lab], integrity: GradeIntegrity, calibrations: CalibrationFile?, command: String,
                        student: String? = nil, preset: [String: LabGrade] = [:],
-                       onProgress: (String) -> Void = { _ in }) -> GradeReport {
+                       onProgress: @escaping @Sendable (String) -> Void = { _ in }) -> GradeReport {
         let started = Date()
-        var grades: [LabGrade] = []
+        var grades: [String: LabGrade] = [:]
         var notes: [String] = []
+        var toRun: [(Lab, Lab.Variant, StressPlan)] = []
         for lab in labs {
             guard let variant = Self.exercise(of: lab) else {
                 notes.append("\(lab.id) has no exercise variant: not graded")
@@ -293,22 +315,24 @@ extension Grader {
             }
             if integrity.status == .tampered {
                 let plan = StressPlan.make(lab, calibration: calibrations?.current(for: lab), policy: policy)
-                grades.append(notGraded(lab, variant: variant, stress: plan, status: .tampered,
-                                        reason: "the submission was changed outside its exercise files (\(TamperCheck.summary(integrity.findings)))"))
+                grades[lab.id] = notGraded(lab, variant: variant, stress: plan, status: .tampered,
+                                           reason: "the submission was changed outside its exercise files (\(TamperCheck.summary(integrity.findings)))")
                 continue
             }
             if let decided = preset[lab.id] {
-                grades.append(decided)
+                grades[lab.id] = decided
                 continue
             }
             let (plan, _) = stressPlan(for: lab, calibrations: calibrations, measureIfMissing: true, onProgress: onProgress)
             if plan.calibratedNow {
                 notes.append("\(lab.id): no current entry in \(CalibrationFile.relativePath); its broken variant was measured just now (`racelab calibrate` stores it)")
             }
-            grades.append(grade(lab, variant: variant, stress: plan, onProgress: onProgress))
+            toRun.append((lab, variant, plan))
         }
-        let failure = grades.flatMap(\.passes).compactMap(\.harnessFailure).first
-        return GradeReport(command: command, student: student, seed: seed, policy: policy, integrity: integrity, labs: grades,
+        for grade in grade(toRun, onProgress: onProgress) { grades[grade.lab] = grade }
+        let ordered = labs.compactMap { grades[$0.id] }
+        let failure = ordered.flatMap(\.passes).compactMap(\.harnessFailure).first
+        return GradeReport(command: command, student: student, seed: seed, policy: policy, integrity: integrity, labs: ordered,
                            elapsedSeconds: Date().timeIntervalSince(started), harnessFailure: failure, notes: notes)
     }
 

@@ -129,6 +129,9 @@ public enum Calibrator {
         public var iterationCap = 2_000
         public var scriptedRuns = 10
         public var seed: UInt64 = 1
+        /// Children at once. The rate measured holds for grading at the same parallelism
+        /// (children side by side run a little slower, which can change how soon a bug shows).
+        public var jobs = 1
         public init() {}
     }
 
@@ -151,17 +154,19 @@ public enum Calibrator {
     /// `iterationCap` iterations, stopping at the first detection) and `scriptedRuns` times
     /// scripted. nil when the lab has no broken variant.
     public static func measure(_ lab: Lab, executable: URL, settings: Settings = Settings(),
-                               onRun: (String) -> Void = { _ in }) -> StressCalibration? {
+                               onRun: @escaping @Sendable (String) -> Void = { _ in }) -> StressCalibration? {
         guard let broken = lab.variants.first(where: { $0.kind == .broken }) else { return nil }
         var stress = RunSettings(executable: executable, iterations: settings.iterationCap, runs: settings.samples, seed: settings.seed)
         stress.programName = "racelab"
+        stress.jobs = settings.jobs
         let stressOutcome = LabRunner.run(lab, variant: broken, mode: .stress, settings: stress) {
             onRun("stress run \($0)/\(settings.samples)")
         }
         let judged = stressOutcome.runs.filter { $0.harnessError == nil }
         var scriptedCaught = 0, scriptedRuns = 0
         if settings.scriptedRuns > 0 {
-            let scripted = RunSettings(executable: executable, runs: settings.scriptedRuns, seed: settings.seed)
+            var scripted = RunSettings(executable: executable, runs: settings.scriptedRuns, seed: settings.seed)
+            scripted.jobs = settings.jobs
             let outcome = LabRunner.run(lab, variant: broken, mode: .scripted, settings: scripted) {
                 onRun("scripted run \($0)/\(settings.scriptedRuns)")
             }

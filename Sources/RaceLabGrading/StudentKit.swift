@@ -20,7 +20,9 @@ public enum StudentKit {
         init(_ description: String) { self.description = description }
     }
 
-    public static func export(from root: URL, to destination: URL) throws(ExportError) -> Summary {
+    /// `workflow`: written to `.github/workflows/racelab.yml` (outside the manifest: the workflow
+    /// is the student's to run, and grade-all never reads it).
+    public static func export(from root: URL, to destination: URL, workflow: ClassroomWorkflow? = nil) throws(ExportError) -> Summary {
         let fileManager = FileManager.default
         let source = root.standardizedFileURL
         let target = destination.standardizedFileURL
@@ -49,6 +51,15 @@ public enum StudentKit {
             }
         } catch {
             throw ExportError("cannot write the kit to '\(destination.path)': \(error.localizedDescription)")
+        }
+        if let workflow {
+            let file = target.appendingPathComponent(ClassroomWorkflow.path)
+            do {
+                try fileManager.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(workflow.yaml.utf8).write(to: file)
+            } catch {
+                throw ExportError("cannot write \(ClassroomWorkflow.path): \(error.localizedDescription)")
+            }
         }
         let manifest = KitManifest(files: KitManifest.hashes(of: shipped, under: target))
         guard manifest.files.count == shipped.count else {

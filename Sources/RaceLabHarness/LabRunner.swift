@@ -19,6 +19,8 @@ public struct RunSettings: Sendable {
     public var sandbox = true
     /// Explore mode: only this point (replaying a reported one).
     public var point: ExplorationPoint?
+    /// Children at once (`ChildPool`).
+    public var jobs = 1
 
     public init(executable: URL, iterations: Int? = nil, runs: Int = 1, seed: UInt64, stallTimeout: Double? = nil,
                 programName: String = "racelab") {
@@ -40,21 +42,53 @@ public enum LabRunner {
         kind == .broken ? [.scripted] : [.scripted, .explore, .stress]  // corpus fixes: as an exercise
     }
 
-    /// Run `settings.runs` children for one variant in one mode. Run k uses seed `settings.seed + k`.
+    /// One row of a table: a variant in a mode, `settings.runs` children.
+    public struct Row: Sendable {
+        public var lab: Lab
+        public var variant: Lab.Variant
+        public var mode: RunMode
+        public var settings: RunSettings
+
+        public init(lab: Lab, variant: Lab.Variant, mode: RunMode, settings: RunSettings) {
+            self.lab = lab
+            self.variant = variant
+            self.mode = mode
+            self.settings = settings
+        }
+    }
+
+    /// Run `settings.runs` children for one variant in one mode, `settings.jobs` at a time. Run k
+    /// uses seed `settings.seed + k`. `onRun` hears each run as it ends (any thread).
     public static func run(
         _ lab: Lab, variant: Lab.Variant, mode: RunMode, settings: RunSettings,
-        onRun: (Int) -> Void = { _ in }
+        onRun: @escaping @Sendable (Int) -> Void = { _ in }
     ) -> VariantOutcome {
-        let iterations = settings.iterations ?? lab.info.defaultIterations[mode] ?? 1
-        var verdicts: [RunVerdict] = []
-        for index in 0..<settings.runs {
-            onRun(index + 1)
+        run([Row(lab: lab, variant: variant, mode: mode, settings: settings)], jobs: settings.jobs) { done, _ in onRun(done) }[0]
+    }
+
+    /// Every child of every row, `jobs` at a time; the outcomes in row order. `onRun` hears how
+    /// many runs have ended of how many (any thread).
+    public static func run(_ rows: [Row], jobs: Int, onRun: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) -> [VariantOutcome] {
+        let tasks = rows.indices.flatMap { row in (0..<rows[row].settings.runs).map { (row, $0) } }
+        let finished = Counter()
+        let verdicts = ChildPool.map(tasks.count, jobs: jobs) { index in
+            let (row, run) = tasks[index]
+            let item = rows[row]
+            let iterations = item.settings.iterations ?? item.lab.info.defaultIterations[item.mode] ?? 1
             let plan = ScenarioPlan(
-                lab: lab.id, variant: variant.name, mode: mode, iterations: iterations,
-                seed: settings.seed &+ UInt64(index), stopAtFirstDetection: true, point: mode == .explore ? settings.point : nil)
-            verdicts.append(runOnce(plan, kind: variant.kind, stallTimeout: settings.stallTimeout ?? lab.info.watchdogSeconds, settings: settings))
+                lab: item.lab.id, variant: item.variant.name, mode: item.mode, iterations: iterations,
+                seed: item.settings.seed &+ UInt64(run), stopAtFirstDetection: true,
+                point: item.mode == .explore ? item.settings.point : nil)
+            let verdict = runOnce(plan, kind: item.variant.kind, stallTimeout: item.settings.stallTimeout ?? item.lab.info.watchdogSeconds,
+                                  settings: item.settings)
+            onRun(finished.next(), tasks.count)
+            return verdict
         }
-        return VariantOutcome(lab: lab.id, variant: variant.name, kind: variant.kind, mode: mode, runs: verdicts)
+        return rows.indices.map { row in
+            let item = rows[row]
+            let runs = tasks.indices.filter { tasks[$0].0 == row }.map { verdicts[$0] }
+            return VariantOutcome(lab: item.lab.id, variant: item.variant.name, kind: item.variant.kind, mode: item.mode, runs: runs)
+        }
     }
 
     /// One child run of `plan` in a private folder of its own, judged.

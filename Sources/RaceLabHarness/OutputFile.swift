@@ -22,6 +22,11 @@ public enum OutputFile {
 
     /// Writes `text` to `path` atomically.
     public static func write(_ text: String, to path: String) throws {
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        try write(Data(text.utf8), to: path)
+    }
+
+    /// Writes `data` to `path` atomically.
+    public static func write(_ data: Data, to path: String) throws {
+        try data.write(to: URL(fileURLWithPath: path), options: .atomic)
     }
 }

@@ -7,23 +7,25 @@ import RaceLabHarness
 /// The student and instructor commands: check, hint, progress, grade, grade-all, export,
 /// calibrate. Thin: the work is done by Grader, StudentKit, ClassGrader and friends.
 extension RaceLabCommandLine {
-    static let checkSpec = CommandSpec(name: "check", valueOptions: ["seed"], positionals: 1...1,
-                                       usage: "racelab check <lab> [--seed S]")
+    static let checkSpec = CommandSpec(name: "check", valueOptions: ["seed", "jobs"], positionals: 1...1,
+                                       usage: "racelab check <lab> [--seed S] [--jobs N]")
     static let hintSpec = CommandSpec(name: "hint", flags: ["reset"], positionals: 1...1, usage: "racelab hint <lab> [--reset]")
     static let progressSpec = CommandSpec(name: "progress", usage: "racelab progress")
     static let gradeSpec = CommandSpec(
-        name: "grade", valueOptions: ["labs", "format", "output", "seed", "manifest", "student", "from"], flags: ["partial-credit"],
-        usage: "racelab grade [--labs a,b] [--format text|json|junit|gradescope] [--output FILE] [--seed S] [--manifest FILE] [--student NAME] [--partial-credit] [--from REPORT.json]")
+        name: "grade", valueOptions: ["labs", "format", "output", "seed", "manifest", "student", "from", "jobs"], flags: ["partial-credit", "fail-unless-full"],
+        usage: "racelab grade [--labs a,b] [--format text|json|junit|gradescope] [--output FILE] [--seed S] [--manifest FILE] [--student NAME] [--partial-credit] [--fail-unless-full] [--jobs N] [--from REPORT.json]")
     static let gradeAllSpec = CommandSpec(
-        name: "grade-all", valueOptions: ["kit", "output", "format", "labs", "seed"], flags: ["keep", "partial-credit"], positionals: 1...1,
-        usage: "racelab grade-all SUBMISSIONS [--kit KIT] [--output DIR] [--format text|json|junit|gradescope] [--labs a,b] [--seed S] [--partial-credit] [--keep]")
-    static let exportSpec = CommandSpec(name: "export", positionals: 1...1, usage: "racelab export DIR")
+        name: "grade-all", valueOptions: ["kit", "output", "format", "labs", "seed", "jobs", "workspace"], flags: ["keep", "partial-credit", "prepare"],
+        positionals: 0...1,
+        usage: "racelab grade-all SUBMISSIONS [--kit KIT] [--output DIR] [--format text|json|junit|gradescope] [--labs a,b] [--seed S] [--jobs N] [--workspace DIR] [--partial-credit] [--keep], or racelab grade-all --prepare --kit KIT --workspace DIR")
+    static let exportSpec = CommandSpec(name: "export", valueOptions: ["gradescope"], positionals: 0...1,
+                                        usage: "racelab export DIR (a student kit), or racelab export --gradescope FILE.zip (a Gradescope autograder)")
     static let benchSpec = CommandSpec(
-        name: "bench", valueOptions: ["labs", "seed"], flags: ["json"], positionals: 1...1,
-        usage: "racelab bench corpus [--labs a,b] [--seed S] [--json]")
+        name: "bench", valueOptions: ["labs", "seed", "jobs"], flags: ["json"], positionals: 1...1,
+        usage: "racelab bench corpus [--labs a,b] [--seed S] [--jobs N] [--json]")
     static let calibrateSpec = CommandSpec(
-        name: "calibrate", valueOptions: ["labs", "samples", "cap", "seed"],
-        usage: "racelab calibrate [--labs a,b] [--samples N] [--cap ITERATIONS] [--seed S]")
+        name: "calibrate", valueOptions: ["labs", "samples", "cap", "seed", "jobs"],
+        usage: "racelab calibrate [--labs a,b] [--samples N] [--cap ITERATIONS] [--seed S] [--jobs N]")
 
     static let gradingHelp = """
 
@@ -37,16 +39,26 @@ extension RaceLabCommandLine {
                                             --output FILE --seed S --manifest FILE (a trusted kit manifest)
                                             --partial-credit (each clean pass scores; default: a bug
                                             seen in any pass scores the lab 0)
+                                            --fail-unless-full (exit 1 below full marks: CI, Classroom)
                                             --from REPORT.json: render a saved json report again
           racelab grade-all SUBMISSIONS     every sub-folder a student's kit: --kit KIT (default: this
                                             package) --output DIR (default grades) --format ... --keep
-          racelab export DIR                a student kit: no Fixed*.swift, plus racelab-kit.json
+                                            --workspace DIR (keep the kit's build there between runs)
+          racelab grade-all --prepare --kit KIT --workspace DIR
+                                            build the kit into DIR only (an autograder's set-up)
+          racelab export DIR                a student kit: no Fixed*.swift, plus racelab-kit.json and
+                                            a GitHub Classroom workflow (.github/workflows/racelab.yml)
+          racelab export --gradescope F.zip a Gradescope autograder: the kit, setup.sh, run_autograder
           racelab bench corpus [--labs a,b] grade the grading corpus (Tests/GradingCorpus): valid fixes must
                                             score full marks, wrong ones nothing; an accuracy table
           racelab calibrate [--labs a,b]    measure how fast each broken variant is caught under stress
                                             (--samples N, --cap N, --seed S) into Grading/calibration.json
 
-        grade exit status: 0 graded (whatever the score), 1 harness failure, 2 bad usage.
+        run, check, grade, grade-all, bench and calibrate take --jobs N: children at once (default:
+        RACELAB_JOBS, else twice the cores; children mostly wait, so more than the cores helps).
+
+        grade exit status: 0 graded (whatever the score, unless --fail-unless-full), 1 harness
+        failure, 2 bad usage.
         """
 
     /// The grading commands; nil when `command` is not one of them.
@@ -107,7 +119,6 @@ extension RaceLabCommandLine {
         return relative == invoked ? invoked : relative
     }
 
-    func stderrLine(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }
 
     // MARK: check
 
@@ -116,8 +127,9 @@ extension RaceLabCommandLine {
         guard let variant = Grader.exercise(of: lab) else { throw UsageError("lab '\(lab.id)' has no exercise variant to check") }
         try requireTSan()
         let root = packageRoot
-        let grader = Grader(executable: childProgram, seed: try arguments.uint64("seed") ?? UInt64.random(in: 1...999_999),
+        var grader = Grader(executable: childProgram, seed: try arguments.uint64("seed") ?? UInt64.random(in: 1...999_999),
                             programName: program, root: root)
+        grader.jobs = try jobs(arguments)
         let warnings = StudentFeedback.warnings(for: lab, root: root, executable: childProgram)
         let progressLine = ProgressLine(enabled: isatty(2) != 0)
         let rejections = ExerciseChecks.rejections(of: [lab], root: root,
@@ -237,7 +249,8 @@ extension RaceLabCommandLine {
         }
         var policy = GradingPolicy()
         policy.partialCredit = arguments.has("partial-credit")
-        let grader = Grader(executable: childProgram, policy: policy, seed: seed, programName: program, root: root)
+        var grader = Grader(executable: childProgram, policy: policy, seed: seed, programName: program, root: root)
+        grader.jobs = try jobs(arguments)
         let progressLine = ProgressLine(enabled: isatty(2) != 0)
         let rejections = ExerciseChecks.rejections(of: labs, root: root,
                                                    buildFolder: childProgram.deletingLastPathComponent())
@@ -257,6 +270,10 @@ extension RaceLabCommandLine {
         }
         if let failure = report.harnessFailure {
             stderrLine("racelab: harness failure: \(failure)")
+            return 1
+        }
+        if arguments.has("fail-unless-full") && report.score < report.maxScore {
+            stderrLine("racelab grade: \(Grader.points(report.score))/\(Grader.points(report.maxScore)), not full marks (exit 1, --fail-unless-full)")
             return 1
         }
         return 0
@@ -279,9 +296,18 @@ extension RaceLabCommandLine {
     // MARK: grade-all
 
     func gradeAll(_ arguments: ParsedArguments) throws(UsageError) -> Int32 {
-        let submissions = URL(fileURLWithPath: arguments.positionals[0]).standardizedFileURL
-        let entries = SubmissionFolder.entries(in: submissions)
-        guard !entries.isEmpty else { throw UsageError("no submissions in '\(submissions.path)': give a folder with one sub-folder per student") }
+        let workspace = arguments.string("workspace").map { URL(fileURLWithPath: $0).standardizedFileURL }
+        let prepareOnly = arguments.has("prepare")
+        if prepareOnly {
+            guard workspace != nil, arguments.positionals.isEmpty else {
+                throw UsageError("--prepare builds the kit into a kept workspace for later runs: give --workspace DIR and --kit KIT, and no submissions")
+            }
+        } else if arguments.positionals.isEmpty {
+            throw UsageError("which submissions? give a folder with one sub-folder per student (or --prepare --workspace DIR to build the kit only)")
+        }
+        let submissions = URL(fileURLWithPath: arguments.positionals.first ?? ".").standardizedFileURL
+        let entries = prepareOnly ? [] : SubmissionFolder.entries(in: submissions)
+        guard prepareOnly || !entries.isEmpty else { throw UsageError("no submissions in '\(submissions.path)': give a folder with one sub-folder per student") }
         let kit: URL
         if let given = arguments.string("kit") {
             kit = URL(fileURLWithPath: given).standardizedFileURL
@@ -296,23 +322,27 @@ extension RaceLabCommandLine {
                                             labs: labs, seed: try arguments.uint64("seed") ?? UInt64.random(in: 1...999_999))
         settings.keep = arguments.has("keep")
         settings.partialCredit = arguments.has("partial-credit")
+        settings.jobs = try jobs(arguments)
+        settings.workspace = workspace
         if let swift = environment["SWIFT"] { settings.swift = swift }
         if environment["RACELAB_UNSAFE_SKIP_EXERCISE_CHECKS"] == "1" {
             settings.exerciseChecks = false
             stderrLine("racelab grade-all: WARNING: the exercise checks are OFF (RACELAB_UNSAFE_SKIP_EXERCISE_CHECKS=1); for testing the harness only")
         }
-        do {
-            try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
-            try Data().write(to: output.appendingPathComponent(".racelab-write-check"))
-            try FileManager.default.removeItem(at: output.appendingPathComponent(".racelab-write-check"))
-        } catch {
-            throw UsageError("cannot write reports into '\(output.path)': \(error.localizedDescription); give --output a folder you can write")
+        if !prepareOnly {
+            do {
+                try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+                try Data().write(to: output.appendingPathComponent(".racelab-write-check"))
+                try FileManager.default.removeItem(at: output.appendingPathComponent(".racelab-write-check"))
+            } catch {
+                throw UsageError("cannot write reports into '\(output.path)': \(error.localizedDescription); give --output a folder you can write")
+            }
         }
         let grader: ClassGrader
         do { grader = try ClassGrader(settings: settings) } catch { throw UsageError(error.description) }
         defer { grader.cleanUp() }
         let live = ProgressLine(enabled: isatty(2) != 0)
-        stderrLine("racelab grade-all: \(entries.count) submission(s) in \(submissions.path); kit \(kit.path) (manifest \(grader.trusted.digest.prefix(12))); seed \(settings.seed); reports in \(output.path)")
+        stderrLine("racelab grade-all: " + (prepareOnly ? "preparing the workspace" : "\(entries.count) submission(s) in \(submissions.path)") + "; kit \(kit.path) (manifest \(grader.trusted.digest.prefix(12))); seed \(settings.seed); reports in \(output.path)")
         do {
             try grader.prepare { live.enabled ? live.show("setup: \($0)") : stderrLine("setup: \($0)...") }
         } catch {
@@ -321,25 +351,21 @@ extension RaceLabCommandLine {
             return 1
         }
         live.clear()
+        if prepareOnly {
+            print("racelab grade-all: the kit is built in \(grader.workspacePath) (\(grader.registry.labs.count) labs); grade-all --workspace \(grader.workspacePath) rebuilds only each submission's exercises")
+            return 0
+        }
         if let ids = labs, let unknown = ids.first(where: { grader.registry.lab($0) == nil }) {
             throw UsageError("unknown lab '\(unknown)' in --labs; the kit's labs: \(grader.registry.ids.joined(separator: ", "))")
         }
-        var results: [ClassGrader.StudentResult] = []
-        for (index, entry) in entries.enumerated() {
-            let prefix = "[\(index + 1)/\(entries.count)] \(entry.name)"
-            var lastPhase = ""
-            let result = grader.grade(entry) { phase in
-                if live.enabled { live.show("\(prefix): \(phase)") } else {
-                    let word = phase.split(separator: " ").first.map(String.init) ?? phase
-                    if word != lastPhase { stderrLine("\(prefix): \(phase)..."); lastPhase = word }
-                }
-            }
-            live.clear()
+        let results = grader.gradeAll(entries) { index, phase in
+            live.phase("[\(index + 1)/\(entries.count)] \(entries[index].name)", phase)
+        } onResult: { index, result in
             let score = result.report.map { "\(Grader.points($0.score))/\(Grader.points($0.maxScore))" } ?? "-"
-            stderrLine("\(prefix): \(result.status.rawValue.uppercased()) \(score) in \(ClassGrader.duration(result.elapsedSeconds))"
+            live.line("[\(index + 1)/\(entries.count)] \(entries[index].name): \(result.status.rawValue.uppercased()) \(score) in \(ClassGrader.duration(result.elapsedSeconds))"
                 + (result.note.isEmpty ? "" : " (\(result.note))"))
-            results.append(result)
         }
+        live.clear()
         let labIDs = labs ?? grader.registry.ids
         let summary = output.appendingPathComponent("summary.csv")
         do { try Data(ClassGrader.summaryCSV(results, labs: labIDs).utf8).write(to: summary, options: .atomic) } catch {
@@ -368,7 +394,8 @@ extension RaceLabCommandLine {
             throw UsageError("no grading corpus in this build (Tests/GradingCorpus, registered in Sources/CorpusCatalog); a student kit has none")
         }
         let seed = try arguments.uint64("seed") ?? UInt64.random(in: 1...999_999)
-        let grader = Grader(executable: childProgram, seed: seed, programName: program, root: root)
+        var grader = Grader(executable: childProgram, seed: seed, programName: program, root: root)
+        grader.jobs = try jobs(arguments)
         let benchmark = CorpusBenchmark(grader: grader, root: root, buildFolder: childProgram.deletingLastPathComponent(),
                                         calibrations: CalibrationFile.read(packageAt: root))
         let live = ProgressLine(enabled: isatty(2) != 0)
@@ -389,11 +416,29 @@ extension RaceLabCommandLine {
 
     func export(_ arguments: ParsedArguments) throws(UsageError) -> Int32 {
         let root = try requireRoot()
-        let destination = URL(fileURLWithPath: arguments.positionals[0])
+        let labIDs = try registry.ids
+        let workflow = ClassroomWorkflow(labs: labIDs, pointsPerLab: Int(GradingPolicy().pointsPerLab))
+        if let zip = arguments.string("gradescope") {
+            guard arguments.positionals.isEmpty else { throw UsageError("give either a kit folder or --gradescope FILE.zip, not both") }
+            guard zip.hasSuffix(".zip") else { throw UsageError("--gradescope writes a zip: give a file name ending in .zip, not '\(zip)'") }
+            if let problem = OutputFile.problem(writing: zip) { throw UsageError("cannot write the autograder: \(problem)") }
+            let bundle: GradescopeAutograder.Summary
+            do { bundle = try GradescopeAutograder.export(from: root, to: URL(fileURLWithPath: zip), workflow: workflow) } catch {
+                throw UsageError(error.description)
+            }
+            print("racelab export: Gradescope autograder \(zip): \(bundle.entries) files, \(bundle.bytes / 1024) KiB (setup.sh, run_autograder, kit/ with manifest \(bundle.kit.manifest.digest.prefix(12)))")
+            print("  upload it as the assignment's autograder (Ubuntu 22.04 base image); students submit their kit folder (zip or GitHub)")
+            return 0
+        }
+        guard let folder = arguments.positionals.first else {
+            throw UsageError("where to? racelab export DIR (a student kit) or racelab export --gradescope FILE.zip")
+        }
+        let destination = URL(fileURLWithPath: folder)
         let summary: StudentKit.Summary
-        do { summary = try StudentKit.export(from: root, to: destination) } catch { throw UsageError(error.description) }
+        do { summary = try StudentKit.export(from: root, to: destination, workflow: workflow) } catch { throw UsageError(error.description) }
         print("racelab export: student kit in \(summary.destination.path): \(summary.manifest.files.count) files, \(summary.manifest.editable.count) exercise file(s) students may edit")
         print("  left out (reference solutions): \(summary.solutionsLeftOut.isEmpty ? "none" : summary.solutionsLeftOut.joined(separator: ", "))")
+        print("  GitHub Classroom: \(ClassroomWorkflow.path) grades each lab on every push (feedback: the student controls that repository; grade-all gives the marks)")
         print("  manifest: \(KitManifest.fileName), digest \(summary.manifest.digest.prefix(12)) (grade-all --kit \(summary.destination.path) checks submissions against it)")
         let calibrations = CalibrationFile.read(packageAt: root)
         let missing = try registry.labs.filter { calibrations?.current(for: $0) == nil }.map(\.id)
@@ -413,6 +458,7 @@ extension RaceLabCommandLine {
         settings.samples = try arguments.int("samples", in: 1...10_000) ?? settings.samples
         settings.iterationCap = try arguments.int("cap", in: 1...1_000_000) ?? settings.iterationCap
         settings.seed = try arguments.uint64("seed") ?? settings.seed
+        settings.jobs = try jobs(arguments)
         var file = CalibrationFile.read(packageAt: root) ?? CalibrationFile(labs: [])
         let live = ProgressLine(enabled: isatty(2) != 0)
         let policy = GradingPolicy()

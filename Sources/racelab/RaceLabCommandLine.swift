@@ -37,9 +37,9 @@ public struct RaceLabCommandLine {
     }
 
     static let runSpec = CommandSpec(
-        name: "run", valueOptions: ["variant", "mode", "iterations", "runs", "seed", "timeout", "html", "point"],
+        name: "run", valueOptions: ["variant", "mode", "iterations", "runs", "seed", "timeout", "html", "point", "jobs"],
         flags: ["all", "json", "trace"], positionals: 0...1,
-        usage: "racelab run <lab>|--all [--variant broken|fixed|exercise|all|NAME] [--mode scripted|explore|stress] [--point P:K] [--iterations N] [--runs N] [--seed S] [--timeout SECONDS] [--trace] [--html FILE] [--json]")
+        usage: "racelab run <lab>|--all [--variant broken|fixed|exercise|all|NAME] [--mode scripted|explore|stress] [--point P:K] [--iterations N] [--runs N] [--seed S] [--timeout SECONDS] [--jobs N] [--trace] [--html FILE] [--json]")
     static let listSpec = CommandSpec(name: "list", flags: ["json"], usage: "racelab list [--json]")
     static let reportSpec = CommandSpec(
         name: "report", valueOptions: ["html"], positionals: 1...1,
@@ -160,6 +160,11 @@ public struct RaceLabCommandLine {
 
     // MARK: run
 
+    /// `--jobs N` (children at once), else `RACELAB_JOBS`, else twice the cores.
+    func jobs(_ arguments: ParsedArguments) throws(UsageError) -> Int {
+        try arguments.int("jobs", in: 1...64) ?? ChildPool.defaultJobs(environment: environment)
+    }
+
     func lab(_ id: String) throws(UsageError) -> Lab {
         guard let lab = try registry.lab(id) else {
             throw UsageError("unknown lab '\(id)'; valid: \(try registry.ids.joined(separator: ", "))")
@@ -234,11 +239,11 @@ public struct RaceLabCommandLine {
 
         let progress = ProgressLine(enabled: isatty(2) != 0)
         let started = Date()
-        var outcomes: [VariantOutcome] = []
-        for (index, (lab, variant, variantMode)) in plan.enumerated() {
-            outcomes.append(LabRunner.run(lab, variant: variant, mode: variantMode, settings: settings) { runNumber in
-                progress.show("[\(index + 1)/\(plan.count)] \(lab.id) \(variant.name) \(variantMode.rawValue): run \(runNumber)/\(settings.runs)")
-            })
+        settings.jobs = try jobs(arguments)
+        let rows = plan.map { LabRunner.Row(lab: $0.0, variant: $0.1, mode: $0.2, settings: settings) }
+        let jobs = settings.jobs
+        let outcomes = LabRunner.run(rows, jobs: jobs) { done, total in
+            progress.show("\(done)/\(total) runs finished (\(jobs) at a time)")
         }
         progress.clear()
         let allMet = outcomes.allSatisfy(\.met)
@@ -332,17 +337,41 @@ final class CatalogCache: @unchecked Sendable {
 }
 
 /// A one-line progress display on a terminal's stderr; silent when stderr is not a terminal.
-final class ProgressLine {
+/// Children report from several threads: one line at a time.
+final class ProgressLine: @unchecked Sendable {
     let enabled: Bool
+    private let lock = NSLock()
+    /// The first word of the last phase printed for each prefix (without a terminal).
+    private var printed: [String: String] = [:]
     init(enabled: Bool) { self.enabled = enabled }
 
     func show(_ text: String) {
         guard enabled else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
+        lock.withLock { FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8)) }
     }
 
     func clear() {
         guard enabled else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        lock.withLock { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    }
+
+    /// A line that stays (the live line, if any, is drawn again under it by the next `show`).
+    func line(_ text: String) {
+        lock.withLock { FileHandle.standardError.write(Data(((enabled ? "\r\u{1B}[K" : "") + text + "\n").utf8)) }
+    }
+
+    /// "PREFIX: PHASE": live, or without a terminal one line each time the phase's first word
+    /// changes (so a log shows "building..." and "grading..." and not every run).
+    func phase(_ prefix: String, _ phase: String) {
+        if enabled { return show("\(prefix): \(phase)") }
+        let word = phase.split(separator: " ").first.map(String.init) ?? phase
+        let isNew = lock.withLock {
+            defer { printed[prefix] = word }
+            return printed[prefix] != word
+        }
+        if isNew { line("\(prefix): \(phase)...") }
     }
 }
+
+/// One line on standard error.
+func stderrLine(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }

@@ -1,0 +1,60 @@
+import Foundation
+
+/// Independent child runs, at most `jobs` at a time. A child spends most of its life sleeping
+/// in checkpoints and waiting for the main run loop, so several side by side use a machine that
+/// one at a time leaves idle. Every run is still one child with its own seed: the verdicts do
+/// not depend on which ran beside which (calibration is measured with the same parallelism).
+public enum ChildPool {
+    /// The default number of children at once: twice the cores (children mostly wait), at
+    /// least 2. `RACELAB_JOBS` overrides.
+    public static func defaultJobs(environment: [String: String] = ProcessInfo.processInfo.environment) -> Int {
+        if let text = environment["RACELAB_JOBS"], let jobs = Int(text), jobs >= 1 { return min(jobs, 64) }
+        return max(2, ProcessInfo.processInfo.activeProcessorCount * 2)
+    }
+
+    /// `body(0) ... body(count - 1)`, at most `jobs` at once, results in order.
+    public static func map<T: Sendable>(_ count: Int, jobs: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
+        guard count > 0 else { return [] }
+        if jobs <= 1 || count == 1 { return (0..<count).map(body) }
+        let results = IndexedResults<T>(count: count)
+        let slots = DispatchSemaphore(value: jobs)
+        let group = DispatchGroup()
+        let queue = DispatchQueue(label: "racelab.children", attributes: .concurrent)
+        for index in 0..<count {
+            slots.wait()
+            group.enter()
+            queue.async {
+                results.set(index, body(index))
+                slots.signal()
+                group.leave()
+            }
+        }
+        group.wait()
+        return results.all
+    }
+}
+
+/// Results filled in by index from several threads; `all` once every index is set.
+public final class IndexedResults<T: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [T?]
+
+    public init(count: Int) { values = Array(repeating: nil, count: count) }
+
+    public func set(_ index: Int, _ value: T) { lock.withLock { values[index] = value } }
+
+    public var all: [T] { lock.withLock { values.map { $0! } } }
+}
+
+/// A count that several threads add to (progress lines).
+public final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    public init() {}
+
+    /// Adds one and returns the new value.
+    public func next() -> Int { lock.withLock { count += 1; return count } }
+
+    public var value: Int { lock.withLock { count } }
+}
