@@ -9,31 +9,39 @@ import RaceLabReports
 import TSanReports
 import XCTest
 
-/// Every reference fixed variant runs in this very process, on XCTest's main thread, under
-/// TSan: any race it has fails `swift test` outright, and the invariants are asserted here.
+/// Every reference fixed variant, in all three modes: in child processes side by side (as
+/// `racelab run` runs them), and briefly in this very process on XCTest's main thread, where any
+/// race fails `swift test` outright.
 final class FixedVariantsTests: XCTestCase {
     func testSuiteRunsUnderThreadSanitizer() {
         XCTAssertTrue(LabsTestSupport.tsanEnabled, "run the tests with `make test` (swift test --sanitize=thread)")
     }
 
-    func testEveryFixedVariantIsCleanInProcess() {
-        XCTAssertTrue(Thread.isMainThread)
-        var checked = 0
+    static let iterations: [RunMode: Int] = [.scripted: 5, .stress: 150]
+
+    func testEveryFixedVariantIsCleanInEveryModeInChildren() {
+        var rows: [LabRunner.Row] = []
         for lab in testLabs.labs {
             for variant in lab.variants where variant.kind == .fixed {
-                for (mode, iterations) in [(RunMode.scripted, 5), (.explore, lab.info.defaultIterations[.explore] ?? 41), (.stress, 150)] {
-                    let plan = ScenarioPlan(lab: lab.id, variant: variant.name, mode: mode, iterations: iterations,
-                                            seed: 2026, stopAtFirstDetection: false)
-                    let outcome = ScenarioDriver.run(lab, plan: plan)
-                    let context = "\(lab.id) \(variant.name) \(mode.rawValue) seed \(plan.seed)"
-                    if mode == .explore {
-                        XCTAssertEqual(outcome.iterationsRun, 1 + outcome.explored.count, "\(context): the survey, then every point")
-                    } else {
-                        XCTAssertEqual(outcome.iterationsRun, iterations, context)
-                    }
-                    XCTAssertEqual(outcome.failures, [], context)
-                    XCTAssertEqual(outcome.tsanReports, 0, "TSan reported a race in \(context)")
-                    checked += 1
+                for mode in [RunMode.scripted, .explore, .stress] {
+                    var settings = RunSettings(executable: LabsTestSupport.child, iterations: Self.iterations[mode], runs: 1, seed: 2026)
+                    settings.programName = "racelab"
+                    rows.append(LabRunner.Row(lab: lab.lab, variant: variant, mode: mode, settings: settings))
+                }
+            }
+        }
+        let outcomes = LabRunner.run(rows, jobs: ChildPool.defaultJobs())
+        for outcome in outcomes {
+            let context = "\(outcome.lab) \(outcome.variant) \(outcome.mode.rawValue)"
+            XCTAssertTrue(outcome.met, TableReporter(colour: false).render([outcome]))
+            for run in outcome.runs {
+                XCTAssertNil(run.harnessError, context)
+                XCTAssertEqual(run.reports.count, 0, "TSan reported a race in \(context) (\(run.reproduce))")
+                XCTAssertEqual(run.failures.count, 0, "\(context): \(run.failures) (\(run.reproduce))")
+                if outcome.mode == .explore {
+                    XCTAssertEqual(run.iterationsRun, 1 + (run.explored ?? -1), "\(context): the survey, then every point")
+                } else {
+                    XCTAssertEqual(run.iterationsRun, Self.iterations[outcome.mode], context)
                 }
             }
         }
@@ -41,9 +49,27 @@ final class FixedVariantsTests: XCTestCase {
         // lab that ships its solutions (a Fixed*.swift in its folder) has one; a student kit has none
         // (racelab export leaves them out), and then there is nothing to count.
         let fixedVariants = testLabs.labs.reduce(0) { $0 + $1.variants.filter { $0.kind == .fixed }.count }
-        XCTAssertEqual(checked, fixedVariants * 3, "every fixed variant is run in all three modes")
+        XCTAssertEqual(outcomes.count, fixedVariants * 3, "every fixed variant is run in all three modes")
         for lab in testLabs.labs where LabsTestSupport.shipsSolutions(lab) {
             XCTAssertTrue(lab.variants.contains { $0.kind == .fixed }, "\(lab.id) has a Fixed*.swift but registers no fixed variant")
+        }
+    }
+
+    /// In this process, under the test's own TSan: a few iterations of the story and of stress.
+    func testEveryFixedVariantIsCleanInProcess() {
+        XCTAssertTrue(Thread.isMainThread)
+        for lab in testLabs.labs {
+            for variant in lab.variants where variant.kind == .fixed {
+                for (mode, iterations) in [(RunMode.scripted, 2), (.stress, 20)] {
+                    let plan = ScenarioPlan(lab: lab.id, variant: variant.name, mode: mode, iterations: iterations,
+                                            seed: 2026, stopAtFirstDetection: false)
+                    let outcome = ScenarioDriver.run(lab, plan: plan)
+                    let context = "\(lab.id) \(variant.name) \(mode.rawValue) seed \(plan.seed)"
+                    XCTAssertEqual(outcome.iterationsRun, iterations, context)
+                    XCTAssertEqual(outcome.failures, [], context)
+                    XCTAssertEqual(outcome.tsanReports, 0, "TSan reported a race in \(context)")
+                }
+            }
         }
     }
 }
