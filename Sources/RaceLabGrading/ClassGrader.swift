@@ -89,6 +89,7 @@ public final class ClassGrader: @unchecked Sendable {
     /// What each exercise file in the tree holds now, by path.
     var inTree: [String: Data] = [:]
     let calibrations: CalibrationFile?
+    let memo = GradeMemo()
 
     public init(settings: Settings) throws(SetupError) {
         self.settings = settings
@@ -192,10 +193,15 @@ public final class ClassGrader: @unchecked Sendable {
     public struct Built: Sendable {
         var student: String
         var started: Date
-        var folder: URL
-        var program: URL
+        /// The student's private folder and lab program; nil when every lab was decided before running.
+        var folder: URL?
+        var program: URL?
         var integrity: GradeIntegrity
         var preset: [String: LabGrade]
+        /// Labs whose grade was given to identical exercise files earlier in this run.
+        var reused: Set<String>
+        /// The memo key of each selected lab's exercise files.
+        var keys: [String: String]
     }
 
     /// What building a student gives: their lab program, or already a result (refused, skipped).
@@ -205,14 +211,14 @@ public final class ClassGrader: @unchecked Sendable {
     }
 
     /// Every entry graded: builds one at a time (they share the workspace's tree, and a build
-    /// uses every core) while up to `runningAtOnce` built students are run, each with
-    /// `settings.jobs` children at a time. `onPhase` and `onResult` are called on any thread
+    /// uses every core) while up to `runningAtOnce` built students are run (default 2, or 1
+    /// with `jobs` 1: a serial run), each with `settings.jobs` children at a time. `onPhase` and `onResult` are called on any thread
     /// with the entry's index; the results come back in entry order.
-    public func gradeAll(_ entries: [SubmissionFolder.Entry], runningAtOnce: Int = 2,
+    public func gradeAll(_ entries: [SubmissionFolder.Entry], runningAtOnce: Int? = nil,
                          onPhase: @escaping @Sendable (Int, String) -> Void,
                          onResult: @escaping @Sendable (Int, StudentResult) -> Void) -> [StudentResult] {
         let results = IndexedResults<StudentResult>(count: entries.count)
-        let slots = DispatchSemaphore(value: max(1, runningAtOnce))
+        let slots = DispatchSemaphore(value: max(1, runningAtOnce ?? (settings.jobs > 1 ? 2 : 1)))
         let group = DispatchGroup()
         let runners = DispatchQueue(label: "racelab.grade-all.students", attributes: .concurrent)
         for (index, entry) in entries.enumerated() {
@@ -299,10 +305,23 @@ public final class ClassGrader: @unchecked Sendable {
         }
         let integrity = ignoredChanges(in: root)
 
-        // Source checks: a refused exercise is replaced by the kit's before anything is built.
+        // Labs whose exact exercise files were graded earlier in this run keep that grade: their
+        // files go back to the kit's, so they cost no compiling and no running.
         var preset: [String: LabGrade] = [:]
+        var keys: [String: String] = [:]
+        for lab in selectedLabs {
+            let key = memo.key(lab: lab.id, files: exercisePaths(of: lab).map { ($0, exercises[$0] ?? Data()) })
+            keys[lab.id] = key
+            if let earlier = memo.grade(for: key) {
+                preset[lab.id] = earlier
+                for path in exercisePaths(of: lab) { exercises[path] = kitExercises[path] }
+            }
+        }
+        let reused = Set(preset.keys)
+
+        // Source checks: a refused exercise is replaced by the kit's before anything is built.
         let grader = Grader(executable: URL(fileURLWithPath: "/nonexistent"), policy: policy, seed: settings.seed, programName: "racelab")
-        for lab in registry.labs where settings.exerciseChecks {
+        for lab in registry.labs where settings.exerciseChecks && !reused.contains(lab.id) {
             let violations = exercisePaths(of: lab).flatMap { path in
                 ExercisePolicy.check(source: String(decoding: exercises[path] ?? Data(), as: UTF8.self), file: path,
                                      labModule: ExerciseChecks.labModule(of: lab))
@@ -313,6 +332,12 @@ public final class ClassGrader: @unchecked Sendable {
                     preset[lab.id] = grader.rejected(lab, variant: variant, stress: plan(for: lab), violations: violations)
                 }
             }
+        }
+
+        // Every selected lab decided already: nothing to build or run.
+        if selectedLabs.allSatisfy({ preset[$0.id] != nil || Grader.exercise(of: $0) == nil }) {
+            return .built(Built(student: student, started: started, folder: nil, program: nil, integrity: integrity,
+                                preset: preset, reused: reused, keys: keys))
         }
 
         // Build; put back what does not compile or what the binary check refuses; build again.
@@ -364,7 +389,8 @@ public final class ClassGrader: @unchecked Sendable {
         } catch {
             return finish(.error, nil, "cannot set up the student's folder: \(error.localizedDescription)")
         }
-        return .built(Built(student: student, started: started, folder: studentFolder, program: program, integrity: integrity, preset: preset))
+        return .built(Built(student: student, started: started, folder: studentFolder, program: program, integrity: integrity,
+                            preset: preset, reused: reused, keys: keys))
     }
 
     /// Runs a built student's lab program and writes their report. Safe beside `build` and
@@ -374,9 +400,10 @@ public final class ClassGrader: @unchecked Sendable {
         func finish(_ status: StudentResult.Status, _ report: GradeReport?, _ note: String) -> StudentResult {
             self.finish(student, started: built.started, status, report, note)
         }
-        defer { if !settings.keep { try? FileManager.default.removeItem(at: built.folder) } }
+        defer { if !settings.keep, let folder = built.folder { try? FileManager.default.removeItem(at: folder) } }
         onPhase("grading")
-        var studentGrader = Grader(executable: built.program, policy: policy, seed: settings.seed, programName: ".build/debug/racelab", root: tree)
+        var studentGrader = Grader(executable: built.program ?? URL(fileURLWithPath: "/nonexistent"), policy: policy, seed: settings.seed,
+                                   programName: ".build/debug/racelab", root: tree)
         studentGrader.jobs = settings.jobs
         var report = studentGrader.report(labs: selectedLabs, integrity: integrity, calibrations: calibrations, command: "racelab grade-all",
                                           student: student, preset: preset) { onPhase("grading: \($0)") }
@@ -385,10 +412,17 @@ public final class ClassGrader: @unchecked Sendable {
             report.notes.append("the exercise checks were OFF (RACELAB_UNSAFE_SKIP_EXERCISE_CHECKS): this grade tests the harness's other defences and is not a course grade")
         }
         if let failure = report.harnessFailure { return finish(.error, report, "harness failure: \(failure)") }
+        for grade in report.labs where !built.reused.contains(grade.lab) {
+            if let key = built.keys[grade.lab] { memo.remember(grade, for: key) }
+        }
+        if !built.reused.isEmpty {
+            report.notes.append("graded before in this run, with the same exercise files and seed, so the same grade: \(built.reused.sorted().joined(separator: ", "))")
+        }
+        let fresh = preset.filter { !built.reused.contains($0.key) }.values
         let notes = [
-            preset.values.filter { $0.status == .rejected }.map(\.lab).sorted().nonEmpty.map { "rejected: \($0.joined(separator: ", "))" },
-            preset.values.filter { $0.status == .failed }.map(\.lab).sorted().nonEmpty.map { "did not compile: \($0.joined(separator: ", "))" },
-            integrity.status == .tampered ? "other changes ignored" : nil,
+            fresh.filter { $0.status == .rejected }.map(\.lab).sorted().nonEmpty.map { "rejected: \($0.joined(separator: ", "))" },
+            fresh.filter { $0.status == .failed }.map(\.lab).sorted().nonEmpty.map { "did not compile: \($0.joined(separator: ", "))" },
+            integrity.status == .ignored ? "other changes ignored" : nil,
         ].compactMap { $0 }
         return finish(.graded, report, notes.joined(separator: "; "))
     }
@@ -415,7 +449,7 @@ public final class ClassGrader: @unchecked Sendable {
             return GradeIntegrity(status: .verified, manifestDigest: trusted.digest, findings: [],
                                   message: "only exercise files differ from the kit (\(trusted.files.count) files checked)")
         }
-        return GradeIntegrity(status: .tampered, manifestDigest: trusted.digest, findings: findings,
+        return GradeIntegrity(status: .ignored, manifestDigest: trusted.digest, findings: findings,
                               message: "changed outside the exercise files, ignored (the kit's own files were used): \(TamperCheck.summary(findings))")
     }
 

@@ -182,6 +182,9 @@ public struct GradeIntegrity: Codable, Sendable, Equatable {
         case verified, tampered
         /// No manifest to compare with (not a student kit).
         case unchecked
+        /// grade-all: the submission differs outside its exercises, and those files were not
+        /// used (only its exercise files are taken into the kit); noted, not penalised.
+        case ignored
     }
 
     public var status: Status
