@@ -2,7 +2,8 @@
 # End-to-end check of grading, from this package as a fresh clone has it:
 #
 #   1. export a student kit (no Fixed*.swift, no solution catalog, plus racelab-kit.json);
-#   2. a class: solved (every lab's reference fix turned into its exercise), untouched, renamed
+#   2. a class: solved (every lab's reference fix turned into its exercise, plus a NOTES.md and a
+#      README edit, ignored), copycat (a copy of solved: its grades reused), untouched, renamed
 #      (list-adder's exercise factory renamed: the catalog cannot find it, so that lab does not
 #      compile and scores 0; the others still count),
 #      a hidden folder (.sneaky, solved), an archive layout (archive/racelab-kit/..., solved), a
@@ -55,6 +56,8 @@ say "a class of submissions"
 mkdir -p "$WORK/class"
 for name in solved untouched renamed .sneaky linked-sources; do cp -R "$WORK/kit" "$WORK/class/$name"; done
 solve "$WORK/class/solved"
+echo "my notes" > "$WORK/class/solved/NOTES.md" && echo "edited" >> "$WORK/class/solved/README.md"
+cp -R "$WORK/class/solved" "$WORK/class/copycat"
 solve "$WORK/class/renamed"
 sed -i 's/\bmakeListAdderExercise\b/makeListAdderSolution/' "$WORK/class/renamed/Labs/ListAdder/Exercise.swift"
 solve "$WORK/class/.sneaky"
@@ -115,9 +118,9 @@ def report(name, student):
 
 # The class.
 rows = summary("class")
-check(set(rows) == {"solved", "untouched", "renamed", ".sneaky", "archive", "linked-sources", "linked-folder", "notes.txt"},
+check(set(rows) == {"solved", "copycat", "untouched", "renamed", ".sneaky", "archive", "linked-sources", "linked-folder", "notes.txt"},
       f"every entry is reported, hidden ones too: {sorted(rows)}")
-for student in ["solved", ".sneaky", "archive"]:
+for student in ["solved", "copycat", ".sneaky", "archive"]:
     data, gradescope, junit, text = report("class", student)
     check(rows[student]["status"] == "graded" and data["maxScore"] > 0 and data["score"] == data["maxScore"],
           f"{student}: full marks {data['score']}/{data['maxScore']}")
@@ -125,6 +128,11 @@ for student in ["solved", ".sneaky", "archive"]:
     check(int(junit.get("failures")) + int(junit.get("errors")) == 0, f"{student}: junit nothing failing")
     for lab in data["labs"]:
         check(lab["stress"]["iterationsPerRun"] > 0, f"{student}: {lab['lab']} stress {lab['stress']['runs']} x {lab['stress']['iterationsPerRun']}")
+data, _, _, _ = report("class", "solved")
+check(data["integrity"]["status"] == "ignored" and "NOTES.md" in data["integrity"]["message"] and "other changes ignored" in rows["solved"]["note"],
+      f"solved: its NOTES.md and README edit are noted and ignored, not penalised: {data['integrity']['message'][:100]}")
+data, _, _, _ = report("class", "copycat")
+check(any("graded before in this run" in note for note in data["notes"]), "copycat: the same files as solved, the same grades, not graded twice")
 data, gradescope, junit, text = report("class", "untouched")
 check(data["score"] == 0 and all(l["status"] == "failed" for l in data["labs"]), f"untouched: 0, every lab failed")
 check(int(junit.get("failures")) == int(junit.get("tests")), "untouched: junit every test failing")
