@@ -38,19 +38,8 @@ rm -rf "$WORK/kit" "$WORK/class" "$WORK/attacks" "$WORK/unchecked" "$WORK"/grade
 (cd "$ROOT" && "$RACELAB" export "$WORK/kit")
 if find "$WORK/kit/Labs" "$WORK/kit/Sources" -name 'Fixed*.swift' -o -name SolutionCatalog | grep -q .; then echo "FAIL: the kit contains reference solutions"; exit 1; fi
 
-# A kit copy whose exercises are the reference fixes: <Lab>Fixed* -> <Lab>Exercise*, the
-# extension that registers solutions dropped, the kit's factory function kept.
-solve() { # folder [lab ...]
-    local target=$1; shift
-    for dir in "$ROOT"/Labs/*/; do
-        lab=$(basename "$dir")
-        [ -f "$dir/Fixed.swift" ] || continue
-        if [ $# -gt 0 ] && [[ ! " $* " == *" $lab "* ]]; then continue; fi
-        exercise="$target/Labs/$lab/Exercise.swift"
-        factory=$(sed -n '/^\/\/\/ How the harness makes your exercise/,$p' "$WORK/kit/Labs/$lab/Exercise.swift")
-        { sed -e "s/\b${lab}Fixed/${lab}Exercise/g" -e '/^extension [A-Za-z]*Lab {$/,/^}$/d' "$dir/Fixed.swift"; echo; echo "$factory"; } > "$exercise"
-    done
-}
+# A kit copy whose exercises are the reference fixes (scripts/solve-kit.sh).
+solve() { "$ROOT/scripts/solve-kit.sh" "$@"; }
 
 say "a class of submissions"
 mkdir -p "$WORK/class"

@@ -2,8 +2,8 @@ import Foundation
 
 /// The GitHub Classroom workflow a student kit ships (`.github/workflows/racelab.yml`): set-up,
 /// then one autograding step per lab (`racelab grade --labs LAB --fail-unless-full`, all of the
-/// lab's points or none), then Classroom's reporter. The same steps can be written as a shell
-/// script, which is how RaceLab tests the workflow without GitHub.
+/// lab's points or none), then Classroom's reporter. scripts/autograder-e2e.sh runs its steps,
+/// read back from the YAML, as a script: that is how RaceLab tests it without GitHub.
 ///
 /// The workflow runs in the student's own repository, which the student controls: its scores
 /// are feedback. Marks that count come from `racelab grade-all` over the cloned repositories.
@@ -68,27 +68,6 @@ public struct ClassroomWorkflow: Sendable {
             "        with:",
             "          runners: \(steps.map(\.lab).joined(separator: ","))",
         ]
-        return lines.joined(separator: "\n") + "\n"
-    }
-
-    /// The workflow's steps as a script run from the kit's root: the set-up, then each lab's
-    /// command scored as Classroom's command grader scores it (exit 0: all the points, else 0).
-    public var script: String {
-        var lines = [
-            "#!/usr/bin/env bash",
-            "# The steps of \(Self.path), run locally.",
-            "set -u",
-            "cd \"$(dirname \"$0\")\"",
-            "\(Self.setupCommand) || exit 1",
-            "total=0",
-        ]
-        for step in steps {
-            lines += [
-                "if \(step.command); then echo \"classroom: \(step.lab) \(step.points)/\(step.points)\"; total=$((total + \(step.points)))",
-                "else echo \"classroom: \(step.lab) 0/\(step.points)\"; fi",
-            ]
-        }
-        lines.append("echo \"classroom: total $total/\(steps.map(\.points).reduce(0, +))\"")
         return lines.joined(separator: "\n") + "\n"
     }
 }

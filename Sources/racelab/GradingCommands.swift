@@ -344,7 +344,7 @@ extension RaceLabCommandLine {
         let live = ProgressLine(enabled: isatty(2) != 0)
         stderrLine("racelab grade-all: " + (prepareOnly ? "preparing the workspace" : "\(entries.count) submission(s) in \(submissions.path)") + "; kit \(kit.path) (manifest \(grader.trusted.digest.prefix(12))); seed \(settings.seed); reports in \(output.path)")
         do {
-            try grader.prepare { live.enabled ? live.show("setup: \($0)") : stderrLine("setup: \($0)...") }
+            try grader.prepare { live.phase("setup", $0) }
         } catch {
             live.clear()
             stderrLine("racelab: harness failure: \(error.description)")
