@@ -88,7 +88,8 @@ public final class ClassGrader: @unchecked Sendable {
     var kitExercises: [String: Data] = [:]
     /// What each exercise file in the tree holds now, by path.
     var inTree: [String: Data] = [:]
-    let calibrations: CalibrationFile?
+    /// The kit's calibrations, plus any measured in `prepare` for labs without a current one.
+    private(set) var calibrations: CalibrationFile?
     let memo = GradeMemo()
 
     public init(settings: Settings) throws(SetupError) {
@@ -167,6 +168,16 @@ public final class ClassGrader: @unchecked Sendable {
             throw SetupError(description: "the kit itself does not build (\(built.timedOut ? "timed out" : "status \(built.status)")); log: \(log.path)")
         }
         do { registry = try ChildCatalog.load(from: builder.product) } catch { throw SetupError(description: error.description) }
+        // A lab without a current calibration is measured once here, on the kit's own broken
+        // variant, not once per student.
+        var settings = Calibrator.Settings()
+        settings.jobs = self.settings.jobs
+        for lab in selectedLabs where calibrations?.current(for: lab) == nil {
+            onPhase("calibrating \(lab.id) (no current entry in the kit's \(CalibrationFile.relativePath))")
+            if let measured = Calibrator.measure(lab, executable: builder.product, settings: settings) {
+                calibrations = (calibrations ?? CalibrationFile(labs: [])).replacing(measured)
+            }
+        }
     }
 
     /// Deletes the workspace (unless asked to keep it).

@@ -360,11 +360,12 @@ final class ProgressLine: @unchecked Sendable {
         lock.withLock { FileHandle.standardError.write(Data(((enabled ? "\r\u{1B}[K" : "") + text + "\n").utf8)) }
     }
 
-    /// "PREFIX: PHASE": live, or without a terminal one line each time the phase's first word
-    /// changes (so a log shows "building..." and "grading..." and not every run).
+    /// "PREFIX: PHASE": live, or without a terminal one line each time the phase's first two
+    /// words change (so a log shows "building the kit..." and "calibrating list-adder..." once
+    /// each, not every tick of a clock or every run).
     func phase(_ prefix: String, _ phase: String) {
         if enabled { return show("\(prefix): \(phase)") }
-        let word = phase.split(separator: " ").first.map(String.init) ?? phase
+        let word = phase.split(separator: " ").prefix(2).joined(separator: " ")
         let isNew = lock.withLock {
             defer { printed[prefix] = word }
             return printed[prefix] != word
