@@ -120,8 +120,9 @@ for student in ["solved", "copycat", ".sneaky", "archive"]:
 data, _, _, _ = report("class", "solved")
 check(data["integrity"]["status"] == "ignored" and "NOTES.md" in data["integrity"]["message"] and "other changes ignored" in rows["solved"]["note"],
       f"solved: its NOTES.md and README edit are noted and ignored, not penalised: {data['integrity']['message'][:100]}")
-data, _, _, _ = report("class", "copycat")
-check(any("graded before in this run" in note for note in data["notes"]), "copycat: the same files as solved, the same grades, not graded twice")
+# copycat, solved, .sneaky and archive hold the same exercise files: graded once, the grades reused.
+reused = [s for s in ["copycat", "solved", ".sneaky", "archive"] if any("graded before in this run" in n for n in report("class", s)[0]["notes"])]
+check(len(reused) >= 2, f"identical exercise files are graded once and the grades reused: {reused}")
 data, gradescope, junit, text = report("class", "untouched")
 check(data["score"] == 0 and all(l["status"] == "failed" for l in data["labs"]), f"untouched: 0, every lab failed")
 check(int(junit.get("failures")) == int(junit.get("tests")), "untouched: junit every test failing")

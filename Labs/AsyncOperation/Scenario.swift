@@ -153,15 +153,16 @@ public enum AsyncOperationLab: LabScenario {
             }
         }
         // The user scrolls the avatar away: its request is in flight, its thumbnail not started.
-        // The thumbnail depends on the avatar, so while the avatar's request is still in flight
-        // the thumbnail cannot have started: cancelled then, it must send nothing. (It is
-        // cancelled first, so the avatar cannot finish in between and let it start.)
+        // The thumbnail depends on the avatar, so while the avatar is not finished the thumbnail
+        // cannot have started: cancelled then, it must send nothing. Whether that was so is read
+        // just after the cancel (the avatar finishes once, for good): read before it, the
+        // avatar's answer could finish it in between on a busy machine, and a correct operation
+        // that rightly started would be blamed.
         var thumbnailCancelledBeforeItCouldStart = false
         func userScrollsAway() {
-            thumbnailCancelledBeforeItCouldStart = Checkpoint.hits(Endpoint.avatar.sent) > 0
-                && Checkpoint.hits(Endpoint.avatar.replied) == 0 && Checkpoint.hits(Endpoint.avatar.finished) == 0
             run.user("scrolls the avatar away (cancels thumbnail and avatar)") {
                 operations[.thumbnail]!.cancel()
+                thumbnailCancelledBeforeItCouldStart = !operations[.avatar]!.isFinished
                 operations[.avatar]!.cancel()
             }
         }

@@ -407,7 +407,15 @@ public final class ClassGrader: @unchecked Sendable {
     /// Runs a built student's lab program and writes their report. Safe beside `build` and
     /// other runs: it reads only what `prepare` set up, and its own student folder.
     public func run(_ built: Built, onPhase: @escaping @Sendable (String) -> Void) -> StudentResult {
-        let (student, integrity, preset) = (built.student, built.integrity, built.preset)
+        let (student, integrity) = (built.student, built.integrity)
+        // A grade for the same files may have come in from another student since the build.
+        var (preset, reused) = (built.preset, built.reused)
+        for lab in selectedLabs where preset[lab.id] == nil {
+            if let key = built.keys[lab.id], let earlier = memo.grade(for: key) {
+                preset[lab.id] = earlier
+                reused.insert(lab.id)
+            }
+        }
         func finish(_ status: StudentResult.Status, _ report: GradeReport?, _ note: String) -> StudentResult {
             self.finish(student, started: built.started, status, report, note)
         }
@@ -423,13 +431,13 @@ public final class ClassGrader: @unchecked Sendable {
             report.notes.append("the exercise checks were OFF (RACELAB_UNSAFE_SKIP_EXERCISE_CHECKS): this grade tests the harness's other defences and is not a course grade")
         }
         if let failure = report.harnessFailure { return finish(.error, report, "harness failure: \(failure)") }
-        for grade in report.labs where !built.reused.contains(grade.lab) {
+        for grade in report.labs where !reused.contains(grade.lab) {
             if let key = built.keys[grade.lab] { memo.remember(grade, for: key) }
         }
-        if !built.reused.isEmpty {
-            report.notes.append("graded before in this run, with the same exercise files and seed, so the same grade: \(built.reused.sorted().joined(separator: ", "))")
+        if !reused.isEmpty {
+            report.notes.append("graded before in this run, with the same exercise files and seed, so the same grade: \(reused.sorted().joined(separator: ", "))")
         }
-        let fresh = preset.filter { !built.reused.contains($0.key) }.values
+        let fresh = preset.filter { !reused.contains($0.key) }.values
         let notes = [
             fresh.filter { $0.status == .rejected }.map(\.lab).sorted().nonEmpty.map { "rejected: \($0.joined(separator: ", "))" },
             fresh.filter { $0.status == .failed }.map(\.lab).sorted().nonEmpty.map { "did not compile: \($0.joined(separator: ", "))" },
