@@ -125,6 +125,9 @@ public struct PassGrade: Codable, Sendable, Equatable {
         case forged
         /// Not run: the exercise was rejected by the exercise checks.
         case rejected
+        /// Not run: an earlier pass of the lab already caught the bug, so the lab scores 0
+        /// whatever this pass would say (not with partial credit, where every pass runs).
+        case skipped
     }
 
     public var mode: RunMode

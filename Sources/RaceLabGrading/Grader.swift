@@ -68,11 +68,15 @@ public struct Grader {
             }
         }
         let labs = items.map(\.0.id).joined(separator: ", ")
-        let outcomes = LabRunner.run(rows, jobs: jobs) { done, total in onProgress("\(labs): run \(done) of \(total)") }
+        // One verdict per lab: once a pass catches the bug, the lab's passes not yet started are
+        // skipped (with partial credit every pass runs, as each scores on its own).
+        let groups = policy.partialCredit ? nil : items.indices.flatMap { index in Self.passes.map { _ in index } }
+        let outcomes = LabRunner.run(rows, jobs: jobs, stopGroups: groups) { done, total in onProgress("\(labs): run \(done) of \(total)") }
         return items.enumerated().map { index, item in
             let (lab, variant, stress) = item
             let passes = Self.passes.enumerated().map { offset, mode in
-                pass(outcomes[index * Self.passes.count + offset], lab: lab, iterations: iterations(lab, mode, stress), points: policy.points(for: mode))
+                pass(outcomes[index * Self.passes.count + offset], lab: lab, runs: runs(mode, stress), iterations: iterations(lab, mode, stress),
+                     points: policy.points(for: mode))
             }
             return labGrade(lab, variant: variant, passes: passes, stress: stress)
         }
@@ -116,14 +120,18 @@ public struct Grader {
 
     /// Whatever the variant's kind (a stand-in broken or fixed variant in tests), a pass demands
     /// what an exercise must be: clean in every run.
-    func pass(_ outcome: VariantOutcome, lab: Lab, iterations: Int, points: Double) -> PassGrade {
+    /// `runs`: how many were planned (a skipped pass ran none of them).
+    func pass(_ outcome: VariantOutcome, lab: Lab, runs planned: Int, iterations: Int, points: Double) -> PassGrade {
         let total = outcome.runs.count
         let forged = outcome.runs.contains { $0.harnessError?.contains("forged") == true }
         let detected = outcome.runs.filter { $0.harnessError == nil && $0.detected }.count
         let clean = total > 0 && outcome.harnessErrors == 0 && detected == 0
         let status: PassGrade.Status
         let summary: String
-        if forged {
+        if total == 0 {
+            status = .skipped
+            summary = "not run: an earlier pass already caught the bug"
+        } else if forged {
             status = .forged
             summary = "a run printed a result line the harness did not sign (a forged result): not a pass"
         } else if clean {
@@ -142,7 +150,7 @@ public struct Grader {
         let harnessFailure = outcome.runs.compactMap(\.harnessError).first {
             $0.hasPrefix("could not start") || $0.contains("without ThreadSanitizer")
         }
-        return PassGrade(mode: outcome.mode, runs: total, iterationsPerRun: iterations, status: status,
+        return PassGrade(mode: outcome.mode, runs: total == 0 ? planned : total, iterationsPerRun: iterations, status: status,
                          score: status == .passed ? points : 0, maxScore: points, summary: summary, problems: problems,
                          elapsedSeconds: outcome.runs.map(\.elapsedSeconds).reduce(0, +), harnessFailure: harnessFailure)
     }
@@ -180,7 +188,7 @@ public struct Grader {
             }
         default:
             // The headline is what failed, in the student's terms; the lab's stock bug comes after.
-            let failing = passes.filter { $0.status != .passed }
+            let failing = passes.filter { $0.status != .passed && $0.status != .skipped }
             let first = failing.first { $0.status == .failed }?.problems.first ?? failing.first?.problems.first
             let headline = first?.headline ?? failing.first?.summary ?? "a pass was not clean"
             let seenIn = failing.map(\.name).joined(separator: ", ")

@@ -66,14 +66,25 @@ public enum LabRunner {
         run([Row(lab: lab, variant: variant, mode: mode, settings: settings)], jobs: settings.jobs) { done, _ in onRun(done) }[0]
     }
 
-    /// Every child of every row, `jobs` at a time; the outcomes in row order. `onRun` hears how
-    /// many runs have ended of how many (any thread).
-    public static func run(_ rows: [Row], jobs: Int, onRun: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) -> [VariantOutcome] {
+    /// Every child of every row, `jobs` at a time; the outcomes in row order. Scripted runs
+    /// start first, then explore, then stress (the quick, sure catches before the long soaks).
+    /// `stopGroups` (one group number per row): once a run of a group catches a bug, the runs of
+    /// that group not yet started are left out of its outcomes (a grade that is already 0 needs
+    /// no more evidence). `onRun` hears how many runs have ended of how many (any thread).
+    public static func run(_ rows: [Row], jobs: Int, stopGroups: [Int]? = nil,
+                           onRun: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) -> [VariantOutcome] {
+        let order: [RunMode: Int] = [.scripted: 0, .explore: 1, .stress: 2]
         let tasks = rows.indices.flatMap { row in (0..<rows[row].settings.runs).map { (row, $0) } }
+            .sorted { (order[rows[$0.0].mode] ?? 3, $0.0, $0.1) < (order[rows[$1.0].mode] ?? 3, $1.0, $1.1) }
         let finished = Counter()
-        let verdicts = ChildPool.map(tasks.count, jobs: jobs) { index in
+        let caught = CaughtGroups()
+        let verdicts = ChildPool.map(tasks.count, jobs: jobs) { index -> RunVerdict? in
             let (row, run) = tasks[index]
             let item = rows[row]
+            if let group = stopGroups?[row], caught.contains(group) {
+                onRun(finished.next(), tasks.count)
+                return nil
+            }
             let iterations = item.settings.iterations ?? item.lab.info.defaultIterations[item.mode] ?? 1
             let plan = ScenarioPlan(
                 lab: item.lab.id, variant: item.variant.name, mode: item.mode, iterations: iterations,
@@ -81,12 +92,13 @@ public enum LabRunner {
                 point: item.mode == .explore ? item.settings.point : nil)
             let verdict = runOnce(plan, kind: item.variant.kind, stallTimeout: item.settings.stallTimeout ?? item.lab.info.watchdogSeconds,
                                   settings: item.settings)
+            if let group = stopGroups?[row], verdict.detected || verdict.harnessError?.contains("forged") == true { caught.insert(group) }
             onRun(finished.next(), tasks.count)
             return verdict
         }
         return rows.indices.map { row in
             let item = rows[row]
-            let runs = tasks.indices.filter { tasks[$0].0 == row }.map { verdicts[$0] }
+            let runs = tasks.indices.filter { tasks[$0].0 == row }.sorted { tasks[$0].1 < tasks[$1].1 }.compactMap { verdicts[$0] }
             return VariantOutcome(lab: item.lab.id, variant: item.variant.name, kind: item.variant.kind, mode: item.mode, runs: runs)
         }
     }
@@ -137,4 +149,12 @@ public enum LabRunner {
         "\(program) run \(plan.lab) --variant \(plan.variant) --mode \(plan.mode.rawValue) --iterations \(plan.iterations) --seed \(plan.seed)"
             + (plan.point.map { " --point \($0)" } ?? "")
     }
+}
+
+/// The groups in which a run has caught a bug (`LabRunner.run`'s `stopGroups`).
+private final class CaughtGroups: @unchecked Sendable {
+    private let lock = NSLock()
+    private var groups: Set<Int> = []
+    func insert(_ group: Int) { _ = lock.withLock { groups.insert(group) } }
+    func contains(_ group: Int) -> Bool { lock.withLock { groups.contains(group) } }
 }

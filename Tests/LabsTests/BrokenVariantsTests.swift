@@ -30,6 +30,22 @@ final class BrokenVariantsTests: XCTestCase {
         }
     }
 
+    /// Grading's stop groups: the broken variant is caught by the scripted runs, so the stress
+    /// runs of the same group (not yet started, one child at a time) are left out.
+    func testAGroupCaughtInTheScriptedRunsSkipsItsStressRuns() throws {
+        let lab = try XCTUnwrap(testLabs.lab("list-adder"))
+        let broken = try XCTUnwrap(lab.variant(named: "broken"))
+        let rows = [RunMode.stress, .scripted].map { mode in
+            LabRunner.Row(lab: lab, variant: broken, mode: mode, settings: RunSettings(executable: LabsTestSupport.child, iterations: 50, runs: 2, seed: 9))
+        }
+        let outcomes = LabRunner.run(rows, jobs: 1, stopGroups: [0, 0])
+        XCTAssertEqual(outcomes[1].runs.count, 2, "the scripted runs go first, though listed second")
+        XCTAssertTrue(outcomes[1].runs.allSatisfy(\.detected))
+        XCTAssertEqual(outcomes[0].runs.count, 0, "the stress runs were skipped")
+        let ungrouped = LabRunner.run(rows, jobs: 1)
+        XCTAssertEqual(ungrouped.map(\.runs.count), [2, 2], "without groups every run runs")
+    }
+
     func testListAdderBrokenIsCaughtByTSanAtItsOwnLines() throws {
         let lab = try XCTUnwrap(testLabs.lab("list-adder"))
         let settings = RunSettings(executable: LabsTestSupport.child, runs: 1, seed: 5)

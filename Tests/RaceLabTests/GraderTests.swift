@@ -108,7 +108,7 @@ final class GraderTests: XCTestCase {
     func testAFailingPassNamesTheDetectorTheStudentsLinesTheSeedAndTheCommand() {
         let outcome = VariantOutcome(lab: "tiny", variant: "exercise", kind: .exercise, mode: .scripted,
                                      runs: [racyRun(seed: 40), cleanRun(seed: 41, mode: .scripted), racyRun(seed: 42)])
-        let pass = grader.pass(outcome, lab: lab, iterations: 3, points: 5)
+        let pass = grader.pass(outcome, lab: lab, runs: 3, iterations: 3, points: 5)
         XCTAssertEqual(pass.status, .failed)
         XCTAssertEqual(pass.score, 0)
         XCTAssertEqual(pass.summary, "a bug was caught in 2 of 3 runs")
@@ -125,7 +125,7 @@ final class GraderTests: XCTestCase {
 
         let stress = VariantOutcome(lab: "tiny", variant: "exercise", kind: .exercise, mode: .stress,
                                     runs: [cleanRun(seed: 1040, mode: .stress), cleanRun(seed: 1041, mode: .stress)])
-        let passes = [pass, grader.pass(stress, lab: lab, iterations: 200, points: 5)]
+        let passes = [pass, grader.pass(stress, lab: lab, runs: 3, iterations: 200, points: 5)]
         let plan = StressPlan.make(lab, calibration: nil, policy: GradingPolicy())
         // One verdict per lab: the clean stress pass earns nothing while the scripted pass caught the bug.
         let grade = grader.labGrade(lab, variant: lab.variants[1], passes: passes, stress: plan)
@@ -157,11 +157,11 @@ final class GraderTests: XCTestCase {
         var forged = cleanRun(seed: 7, mode: .scripted)
         forged.harnessError = "a result line without the harness's authentication code was printed (forged?): RACELAB-RESULT {}"
         let outcome = VariantOutcome(lab: "tiny", variant: "exercise", kind: .exercise, mode: .scripted, runs: [forged])
-        let pass = grader.pass(outcome, lab: lab, iterations: 3, points: 5)
+        let pass = grader.pass(outcome, lab: lab, runs: 3, iterations: 3, points: 5)
         XCTAssertEqual(pass.status, .forged)
         XCTAssertEqual(pass.problems.first?.detectors, ["forged"])
         let clean = grader.pass(VariantOutcome(lab: "tiny", variant: "exercise", kind: .exercise, mode: .stress,
-                                               runs: [cleanRun(seed: 8, mode: .stress)]), lab: lab, iterations: 200, points: 5)
+                                               runs: [cleanRun(seed: 8, mode: .stress)]), lab: lab, runs: 1, iterations: 200, points: 5)
         let grade = grader.labGrade(lab, variant: lab.variants[1], passes: [pass, clean], stress: StressPlan.make(lab, calibration: nil, policy: GradingPolicy()))
         XCTAssertEqual(grade.status, .tampered)
         XCTAssertEqual(grade.score, 0, "a forged run: the lab scores nothing, clean stress pass or not")
@@ -171,9 +171,37 @@ final class GraderTests: XCTestCase {
         var broken = cleanRun(seed: 7, mode: .scripted)
         broken.harnessError = "could not start the child process: no such file"
         let pass = grader.pass(VariantOutcome(lab: "tiny", variant: "exercise", kind: .exercise, mode: .scripted, runs: [broken]),
-                               lab: lab, iterations: 3, points: 5)
+                               lab: lab, runs: 1, iterations: 3, points: 5)
         XCTAssertEqual(pass.status, .error)
         XCTAssertNotNil(pass.harnessFailure)
+    }
+
+    /// A pass left out because an earlier one caught the bug: skipped, scoring nothing, and the
+    /// lab's message names only the pass that failed.
+    func testASkippedPassScoresNothingAndIsNotBlamed() {
+        let failing = grader.pass(VariantOutcome(lab: "tiny", variant: "exercise", kind: .exercise, mode: .scripted,
+                                                 runs: [racyRun(seed: 40)]), lab: lab, runs: 3, iterations: 3, points: 4)
+        let skipped = grader.pass(VariantOutcome(lab: "tiny", variant: "exercise", kind: .exercise, mode: .stress, runs: []),
+                                  lab: lab, runs: 2, iterations: 200, points: 3)
+        XCTAssertEqual(skipped.status, .skipped)
+        XCTAssertEqual(skipped.score, 0)
+        XCTAssertEqual(skipped.size, "2 runs x 200 iterations", "the planned size, though none ran")
+        let grade = grader.labGrade(lab, variant: lab.variants[1], passes: [failing, skipped],
+                                    stress: StressPlan.make(lab, calibration: nil, policy: GradingPolicy()))
+        XCTAssertEqual(grade.status, .failed)
+        XCTAssertTrue(grade.message.contains("(seen in the scripted pass of"), grade.message)
+    }
+
+    /// LabRunner's stop groups: once a group's run catches a bug, its runs not yet started are
+    /// left out; other groups run in full. Scripted runs go before stress ones.
+    func testStopGroupsLeaveOutTheRunsOfACaughtLab() throws {
+        let child = URL(fileURLWithPath: "/bin/false")  // every run: a harness error, never a catch
+        let lab = self.lab
+        let rows = [RunMode.scripted, .stress].map { mode in
+            LabRunner.Row(lab: lab, variant: lab.variants[1], mode: mode, settings: RunSettings(executable: child, runs: 2, seed: 1))
+        }
+        let outcomes = LabRunner.run(rows, jobs: 1, stopGroups: [0, 0])
+        XCTAssertEqual(outcomes.map(\.runs.count), [2, 2], "harness errors are not catches: nothing is skipped")
     }
 
     // MARK: Formats
@@ -181,12 +209,12 @@ final class GraderTests: XCTestCase {
     func sampleReport() -> GradeReport {
         let plan = StressPlan.make(lab, calibration: calibration([1, 3, 2, 5]), policy: GradingPolicy())
         let failing = grader.pass(VariantOutcome(lab: "tiny", variant: "exercise", kind: .exercise, mode: .scripted,
-                                                 runs: [racyRun(seed: 40)]), lab: lab, iterations: 3, points: 5)
+                                                 runs: [racyRun(seed: 40)]), lab: lab, runs: 1, iterations: 3, points: 5)
         let passing = grader.pass(VariantOutcome(lab: "tiny", variant: "exercise", kind: .exercise, mode: .stress,
-                                                 runs: [cleanRun(seed: 1040, mode: .stress)]), lab: lab, iterations: 200, points: 5)
+                                                 runs: [cleanRun(seed: 1040, mode: .stress)]), lab: lab, runs: 1, iterations: 200, points: 5)
         let partial = grader.labGrade(lab, variant: lab.variants[1], passes: [failing, passing], stress: plan)
         let scriptedPassing = grader.pass(VariantOutcome(lab: "tiny", variant: "exercise", kind: .exercise, mode: .scripted,
-                                                         runs: [cleanRun(seed: 40, mode: .scripted)]), lab: lab, iterations: 3, points: 5)
+                                                         runs: [cleanRun(seed: 40, mode: .scripted)]), lab: lab, runs: 1, iterations: 3, points: 5)
         var full = grader.labGrade(lab, variant: lab.variants[1], passes: [scriptedPassing, passing], stress: plan)
         full.lab = "tiny-two"
         let integrity = GradeIntegrity(status: .verified, manifestDigest: "abc", findings: [], message: "only exercise files differ <&>")
