@@ -36,7 +36,7 @@ final class BrokenVariantsTests: XCTestCase {
         let lab = try XCTUnwrap(testLabs.lab("list-adder"))
         let broken = try XCTUnwrap(lab.variant(named: "broken"))
         let rows = [RunMode.stress, .scripted].map { mode in
-            LabRunner.Row(lab: lab, variant: broken, mode: mode, settings: RunSettings(executable: LabsTestSupport.child, iterations: 50, runs: 2, seed: 9))
+            LabRunner.Row(lab: lab.lab, variant: broken, mode: mode, settings: RunSettings(executable: LabsTestSupport.child, iterations: 50, runs: 2, seed: 9))
         }
         let outcomes = LabRunner.run(rows, jobs: 1, stopGroups: [0, 0])
         XCTAssertEqual(outcomes[1].runs.count, 2, "the scripted runs go first, though listed second")
