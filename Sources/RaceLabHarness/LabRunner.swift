@@ -21,6 +21,8 @@ public struct RunSettings: Sendable {
     public var point: ExplorationPoint?
     /// Children at once (`ChildPool`).
     public var jobs = 1
+    /// Where to keep each child's standard error (`--logs`); nil: nowhere.
+    public var logFolder: URL?
 
     public init(executable: URL, iterations: Int? = nil, runs: Int = 1, seed: UInt64, stallTimeout: Double? = nil,
                 programName: String = "racelab") {
@@ -122,6 +124,7 @@ public enum LabRunner {
             request.arguments = arguments
         }
         let child = ChildRunner.run(request)
+        saveLog(child, plan: plan, settings: settings)
         var verdict = VerdictBuilder.verdict(plan: plan, kind: kind, child: child, reproduce: reproduce)
         if plan.mode == .explore, verdict.detected || verdict.harnessError != nil,
            let text = child.result?.firstDetectionPoint ?? child.lastProgress?.point, let point = ExplorationPoint(text) {
@@ -137,6 +140,16 @@ public enum LabRunner {
             verdict.harnessError = "\(VerdictBuilder.forgedMarker): the run rewrote the TSan settings file the harness gave it"
         }
         return verdict
+    }
+
+    /// For whoever maintains a lab: `settings.logFolder` (`racelab run --logs DIR`) keeps every
+    /// child's standard error (TSan's reports and crash stacks, whole) as
+    /// DIR/<lab>-<variant>-<mode>-<seed>.log.
+    static func saveLog(_ child: ChildOutcome, plan: ScenarioPlan, settings: RunSettings) {
+        guard let folder = settings.logFolder else { return }
+        let name = "\(plan.lab)-\(plan.variant)-\(plan.mode.rawValue)-\(plan.seed).log"
+        let text = child.stderr + (child.stderrTruncated ? "\n[racelab: standard error was cut here]\n" : "")
+        try? Data(text.utf8).write(to: folder.appendingPathComponent(name))
     }
 
     public static func childArguments(_ plan: ScenarioPlan) -> [String] {

@@ -37,9 +37,9 @@ public struct RaceLabCommandLine {
     }
 
     static let runSpec = CommandSpec(
-        name: "run", valueOptions: ["variant", "mode", "iterations", "runs", "seed", "timeout", "html", "point", "jobs"],
+        name: "run", valueOptions: ["variant", "mode", "iterations", "runs", "seed", "timeout", "html", "point", "jobs", "logs"],
         flags: ["all", "json", "trace"], positionals: 0...1,
-        usage: "racelab run <lab>|--all [--variant broken|fixed|exercise|all|NAME] [--mode scripted|explore|stress] [--point P:K] [--iterations N] [--runs N] [--seed S] [--timeout SECONDS] [--jobs N] [--trace] [--html FILE] [--json]")
+        usage: "racelab run <lab>|--all [--variant broken|fixed|exercise|all|NAME] [--mode scripted|explore|stress] [--point P:K] [--iterations N] [--runs N] [--seed S] [--timeout SECONDS] [--jobs N] [--logs DIR] [--trace] [--html FILE] [--json]")
     static let listSpec = CommandSpec(name: "list", flags: ["json"], usage: "racelab list [--json]")
     static let reportSpec = CommandSpec(
         name: "report", valueOptions: ["html"], positionals: 1...1,
@@ -77,6 +77,8 @@ public struct RaceLabCommandLine {
           --trace                  show the interleaving (threads side by side) of the
                                    first detected or failing run of each row
           --html FILE              also write one self-contained HTML report (implies --trace)
+          --logs DIR               keep each child's standard error (TSan's reports, crash
+                                   stacks) as DIR/<lab>-<variant>-<mode>-<seed>.log
           --json                   machine-readable output
 
         Exit status: 0 every expectation met (broken caught, fixed and exercise clean),
@@ -240,6 +242,13 @@ public struct RaceLabCommandLine {
         let progress = ProgressLine(enabled: isatty(2) != 0)
         let started = Date()
         settings.jobs = try jobs(arguments)
+        if let logs = arguments.string("logs") {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: logs, isDirectory: &isDirectory), isDirectory.boolValue, access(logs, W_OK) == 0 else {
+                throw UsageError("--logs keeps each child's standard error in a folder: '\(logs)' is not a folder you can write")
+            }
+            settings.logFolder = URL(fileURLWithPath: logs)
+        }
         let rows = plan.map { LabRunner.Row(lab: $0.0, variant: $0.1, mode: $0.2, settings: settings) }
         let jobs = settings.jobs
         let outcomes = LabRunner.run(rows, jobs: jobs) { done, total in
