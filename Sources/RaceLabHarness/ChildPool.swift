@@ -12,24 +12,30 @@ public enum ChildPool {
         return max(2, ProcessInfo.processInfo.activeProcessorCount * 2)
     }
 
-    /// `body(0) ... body(count - 1)`, at most `jobs` at once, results in order.
+    /// `body(0) ... body(count - 1)`, at most `jobs` at once, results in order, started in index
+    /// order. Each of `jobs` threads of its own takes the next index when it is free: a child run
+    /// blocks its thread for seconds, and Dispatch's pool would run only about as many such
+    /// blocks at once as there are cores.
     public static func map<T: Sendable>(_ count: Int, jobs: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
         guard count > 0 else { return [] }
         if jobs <= 1 || count == 1 { return (0..<count).map(body) }
         let results = IndexedResults<T>(count: count)
-        let slots = DispatchSemaphore(value: jobs)
-        let group = DispatchGroup()
-        let queue = DispatchQueue(label: "racelab.children", attributes: .concurrent)
-        for index in 0..<count {
-            slots.wait()
-            group.enter()
-            queue.async {
-                results.set(index, body(index))
-                slots.signal()
-                group.leave()
+        let next = Counter()
+        let workers = min(jobs, count)
+        let done = DispatchSemaphore(value: 0)
+        for _ in 0..<workers {
+            let thread = Thread {
+                while true {
+                    let index = next.next() - 1
+                    guard index < count else { break }
+                    results.set(index, body(index))
+                }
+                done.signal()
             }
+            thread.stackSize = 1 << 20
+            thread.start()
         }
-        group.wait()
+        for _ in 0..<workers { done.wait() }
         return results.all
     }
 }
