@@ -2,6 +2,29 @@ import CRaceLabSupport
 import Foundation
 
 /// What to run: one lab variant, in one mode, for some iterations.
+/// One share of an exploration: the points at index, index + count, index + 2 count...
+public struct ExplorationShard: Codable, Sendable, Equatable, CustomStringConvertible {
+    public var index: Int
+    public var count: Int
+
+    public init?(index: Int, count: Int) {
+        guard count >= 1, index >= 0, index < count else { return nil }
+        self.index = index
+        self.count = count
+    }
+
+    /// "2/4" (the third of four shares).
+    public init?(_ text: String) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]) else { return nil }
+        self.init(index: index, count: count)
+    }
+
+    public var description: String { "\(index)/\(count)" }
+
+    public func includes(_ position: Int) -> Bool { position % count == index }
+}
+
 public struct ScenarioPlan: Codable, Sendable, Equatable {
     public var lab: String
     public var variant: String
@@ -12,6 +35,10 @@ public struct ScenarioPlan: Codable, Sendable, Equatable {
     public var stopAtFirstDetection: Bool
     /// Explore mode: only this point (a reproduce command), instead of a survey and every point.
     public var point: ExplorationPoint?
+    /// Explore mode: one share of the points, so several children explore side by side. Each
+    /// surveys the story, then explores the points whose place in the survey's list is
+    /// `index` modulo `count` (0-based).
+    public var shard: ExplorationShard?
 
     public init(lab: String, variant: String, mode: RunMode, iterations: Int, seed: UInt64, stopAtFirstDetection: Bool = true,
                 point: ExplorationPoint? = nil) {
@@ -122,8 +149,9 @@ public enum ScenarioDriver {
                 // Each pause's arrivals after it; a story without pauses: the iteration's.
                 let end = Checkpoint.workerHits
                 let counts = run.workerHitsAtPause.isEmpty ? [end] : run.workerHitsAtPause.map { end - $0 }
-                schedule += ExplorationPoint.points(survey: counts, limit: max(plan.iterations - 1, 0),
-                                                    firstPause: run.workerHitsAtPause.isEmpty ? 0 : 1).map { .point($0) }
+                let points = ExplorationPoint.points(survey: counts, limit: max(plan.iterations - 1, 0),
+                                                     firstPause: run.workerHitsAtPause.isEmpty ? 0 : 1)
+                schedule += points.enumerated().filter { plan.shard?.includes($0.offset) ?? true }.map { .point($0.element) }
             }
             if let point { outcome.explored.append(point.description) }
 

@@ -13,8 +13,12 @@ public struct GradingPolicy: Codable, Sendable, Equatable {
     public var scriptedRuns = 3
     /// Explore pass: child processes, each exploring the story's single-preemption points.
     public var exploreRuns = 1
-    /// Stress pass: child processes, each with `StressPlan.iterationsPerRun` iterations.
-    public var stressRuns = 2
+    /// Stress pass: child processes, each with `StressPlan.iterationsPerRun` iterations. More,
+    /// shorter runs of the same total side by side: iterations are independent trials, so only
+    /// the total decides the chance, and four children finish sooner than two.
+    public var stressRuns = 4
+    /// The stress pass's total is at least this many times the lab's default iterations.
+    public var stressFloorRuns = 2
     public var scriptedPoints = 4.0
     public var explorePoints = 3.0
     public var stressPoints = 3.0
@@ -70,16 +74,17 @@ public struct StressPlan: Codable, Sendable, Equatable {
     public static func make(_ lab: Lab, calibration: StressCalibration?, policy: GradingPolicy, calibratedNow: Bool = false) -> StressPlan {
         let labDefault = lab.info.defaultIterations[.stress] ?? 200
         let runs = max(policy.stressRuns, 1)
+        let floorPerRun = (labDefault * max(policy.stressFloorRuns, 1) + runs - 1) / runs
         guard let calibration else {
-            return StressPlan(runs: runs, iterationsPerRun: labDefault, labDefault: labDefault, target: policy.target,
+            return StressPlan(runs: runs, iterationsPerRun: floorPerRun, labDefault: labDefault, target: policy.target,
                               iterationsNeeded: nil, log10ChanceEstimate: nil, log10ChanceUpperBound: nil,
                               basis: "not calibrated: the lab's default iterations; run `racelab calibrate` to measure",
                               calibratedNow: calibratedNow)
         }
         let needed = calibration.iterationsNeeded(target: policy.target)
-        var perRun = labDefault
-        if let needed { perRun = max(labDefault, (needed + runs - 1) / runs) }
-        perRun = min(perRun, max(policy.maxStressIterationsPerRun, labDefault))
+        var perRun = floorPerRun
+        if let needed { perRun = max(floorPerRun, (needed + runs - 1) / runs) }
+        perRun = min(perRun, max(policy.maxStressIterationsPerRun, floorPerRun))
         let chance = calibration.log10ChanceUnfixedPasses(iterations: runs * perRun)
         var basis = calibration.summary
         if needed == nil {

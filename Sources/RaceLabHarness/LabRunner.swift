@@ -23,6 +23,9 @@ public struct RunSettings: Sendable {
     public var jobs = 1
     /// Where to keep each child's standard error (`--logs`); nil: nowhere.
     public var logFolder: URL?
+    /// Explore mode: children that share each run's points (`ExplorationShard`); 1: one child;
+    /// 0: as many as leave no job idle (up to 4) when there are fewer explore runs than jobs.
+    public var exploreShards = 0
 
     public init(executable: URL, iterations: Int? = nil, runs: Int = 1, seed: UInt64, stallTimeout: Double? = nil,
                 programName: String = "racelab") {
@@ -76,22 +79,30 @@ public enum LabRunner {
     public static func run(_ rows: [Row], jobs: Int, stopGroups: [Int]? = nil,
                            onRun: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) -> [VariantOutcome] {
         let order: [RunMode: Int] = [.scripted: 0, .explore: 1, .stress: 2]
-        let tasks = rows.indices.flatMap { row in (0..<rows[row].settings.runs).map { (row, $0) } }
-            .sorted { (order[rows[$0.0].mode] ?? 3, $0.0, $0.1) < (order[rows[$1.0].mode] ?? 3, $1.0, $1.1) }
+        let exploreRuns = rows.filter { $0.mode == .explore && $0.settings.point == nil }.map(\.settings.runs).reduce(0, +)
+        let autoShards = max(1, min(4, jobs / max(exploreRuns, 1)))
+        @Sendable func shards(_ row: Int) -> Int {
+            guard rows[row].mode == .explore && rows[row].settings.point == nil else { return 1 }
+            return rows[row].settings.exploreShards == 0 ? autoShards : rows[row].settings.exploreShards
+        }
+        // (row, run, shard): an explore run is split into shards that explore side by side.
+        let tasks = rows.indices.flatMap { row in (0..<rows[row].settings.runs).flatMap { run in (0..<shards(row)).map { (row, run, $0) } } }
+            .sorted { (order[rows[$0.0].mode] ?? 3, $0.0, $0.1, $0.2) < (order[rows[$1.0].mode] ?? 3, $1.0, $1.1, $1.2) }
         let finished = Counter()
         let caught = CaughtGroups()
         let verdicts = ChildPool.map(tasks.count, jobs: jobs) { index -> RunVerdict? in
-            let (row, run) = tasks[index]
+            let (row, run, shard) = tasks[index]
             let item = rows[row]
             if let group = stopGroups?[row], caught.contains(group) {
                 onRun(finished.next(), tasks.count)
                 return nil
             }
             let iterations = item.settings.iterations ?? item.lab.info.defaultIterations[item.mode] ?? 1
-            let plan = ScenarioPlan(
+            var plan = ScenarioPlan(
                 lab: item.lab.id, variant: item.variant.name, mode: item.mode, iterations: iterations,
                 seed: item.settings.seed &+ UInt64(run), stopAtFirstDetection: true,
                 point: item.mode == .explore ? item.settings.point : nil)
+            if shards(row) > 1 { plan.shard = ExplorationShard(index: shard, count: shards(row)) }
             let verdict = runOnce(plan, kind: item.variant.kind, stallTimeout: item.settings.stallTimeout ?? item.lab.info.watchdogSeconds,
                                   settings: item.settings)
             if let group = stopGroups?[row], verdict.detected || verdict.harnessError?.contains("forged") == true { caught.insert(group) }
@@ -100,7 +111,9 @@ public enum LabRunner {
         }
         return rows.indices.map { row in
             let item = rows[row]
-            let runs = tasks.indices.filter { tasks[$0].0 == row }.sorted { tasks[$0].1 < tasks[$1].1 }.compactMap { verdicts[$0] }
+            let runs = (0..<item.settings.runs).compactMap { run in
+                RunVerdict.merging(tasks.indices.filter { tasks[$0].0 == row && tasks[$0].1 == run }.sorted { tasks[$0].2 < tasks[$1].2 }.compactMap { verdicts[$0] })
+            }
             return VariantOutcome(lab: item.lab.id, variant: item.variant.name, kind: item.variant.kind, mode: item.mode, runs: runs)
         }
     }
@@ -147,7 +160,7 @@ public enum LabRunner {
     /// DIR/<lab>-<variant>-<mode>-<seed>.log.
     static func saveLog(_ child: ChildOutcome, plan: ScenarioPlan, settings: RunSettings) {
         guard let folder = settings.logFolder else { return }
-        let name = "\(plan.lab)-\(plan.variant)-\(plan.mode.rawValue)-\(plan.seed).log"
+        let name = "\(plan.lab)-\(plan.variant)-\(plan.mode.rawValue)-\(plan.seed)" + (plan.shard.map { "-shard\($0.index)" } ?? "") + ".log"
         let text = child.stderr + (child.stderrTruncated ? "\n[racelab: standard error was cut here]\n" : "")
         try? Data(text.utf8).write(to: folder.appendingPathComponent(name))
     }
@@ -155,6 +168,7 @@ public enum LabRunner {
     public static func childArguments(_ plan: ScenarioPlan) -> [String] {
         ["run", plan.lab, "--variant", plan.variant, "--mode", plan.mode.rawValue,
          "--iterations", String(plan.iterations), "--seed", String(plan.seed)] + (plan.point.map { ["--point", $0.description] } ?? [])
+            + (plan.shard.map { ["--shard", $0.description] } ?? [])
     }
 
     /// The command a learner types to see this exact run again.

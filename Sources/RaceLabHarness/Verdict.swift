@@ -160,3 +160,37 @@ public enum VerdictBuilder {
         return names[signal] ?? "signal \(signal)"
     }
 }
+
+extension RunVerdict {
+    /// The shards of one explore run (`ExplorationShard`), as one verdict: everything any shard
+    /// saw, the first shard that caught something giving the point and the command, iterations
+    /// added up, the time of the slowest.
+    public static func merging(_ shards: [RunVerdict]) -> RunVerdict? {
+        guard var merged = shards.first else { return nil }
+        let first = shards.first { $0.detected } ?? shards.first { $0.harnessError != nil } ?? merged
+        merged.reproduce = first.reproduce
+        merged.point = first.point
+        merged.trace = first.trace
+        merged.harnessError = shards.lazy.compactMap(\.harnessError).first
+        merged.iterationsRequested = shards.map(\.iterationsRequested).max() ?? merged.iterationsRequested
+        merged.iterationsRun = shards.map(\.iterationsRun).reduce(0, +)
+        merged.explored = shards.contains { $0.explored != nil } ? shards.compactMap(\.explored).reduce(0, +) : nil
+        merged.elapsedSeconds = shards.map(\.elapsedSeconds).max() ?? 0
+        // One detection per detector (the first shard's), as one child would report it.
+        var detections: [Detection] = []
+        for detection in shards.flatMap(\.detections) where !detections.contains(where: { $0.detector == detection.detector }) {
+            detections.append(detection)
+        }
+        merged.detections = detections
+        merged.reports = shards.flatMap(\.reports)
+        merged.failures = Array(shards.flatMap(\.failures).prefix(20))
+        merged.hangPositions = shards.flatMap(\.hangPositions)
+        var notes: [String] = []
+        for note in shards.flatMap(\.notes) where !notes.contains(note) { notes.append(note) }
+        merged.notes = notes
+        merged.metrics = shards.map(\.metrics).reduce(into: [:]) { total, metrics in
+            for (name, value) in metrics { total[name, default: 0] += value }
+        }
+        return merged
+    }
+}

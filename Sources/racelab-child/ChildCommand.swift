@@ -9,8 +9,8 @@ struct ChildCommand {
     let labs: PlayableLabRegistry
 
     static let runSpec = CommandSpec(
-        name: "run", valueOptions: ["variant", "mode", "iterations", "seed", "trace-file", "point"], positionals: 1...1,
-        usage: "racelab-child run <lab> --variant NAME --mode scripted|explore|stress --iterations N --seed S [--point P:K] [--trace-file F]")
+        name: "run", valueOptions: ["variant", "mode", "iterations", "seed", "trace-file", "point", "shard"], positionals: 1...1,
+        usage: "racelab-child run <lab> --variant NAME --mode scripted|explore|stress --iterations N --seed S [--point P:K] [--shard I/N] [--trace-file F]")
 
     func main(_ arguments: [String]) -> Int32 {
         do throws(UsageError) {
@@ -43,10 +43,14 @@ struct ChildCommand {
             guard let point = ExplorationPoint(text) else { throw UsageError("--point must be PAUSE:HIT (two whole numbers from 1), not '\(text)'") }
             return point
         }
-        let plan = ScenarioPlan(
+        var plan = ScenarioPlan(
             lab: lab.id, variant: name, mode: mode,
             iterations: try arguments.int("iterations", in: 1...1_000_000) ?? 1,
             seed: try arguments.uint64("seed") ?? 0, point: point)
+        plan.shard = try arguments.string("shard").map { text throws(UsageError) in
+            guard let shard = ExplorationShard(text) else { throw UsageError("--shard must be I/N (0 <= I < N), not '\(text)'") }
+            return shard
+        }
         ChildSession.run(lab, plan: plan, traceFile: arguments.string("trace-file"))
     }
 }

@@ -50,20 +50,21 @@ final class GraderTests: XCTestCase {
         XCTAssertNil(never.iterationsNeeded(target: 1e-6))
         XCTAssertEqual(never.log10ChanceUnfixedPasses(iterations: 400).upperBound, 0)
         let plan = StressPlan.make(lab, calibration: never, policy: GradingPolicy())
-        XCTAssertEqual(plan.iterationsPerRun, 200, "the lab's default")
+        XCTAssertEqual(plan.iterationsPerRun * plan.runs, 400, "the floor: twice the lab's default")
         XCTAssertTrue(plan.basis.contains("never caught"))
         XCTAssertEqual(plan.chanceText, "at most 1 (estimate 1)")
     }
 
     func testStressPlanUsesTheLabDefaultAsAFloorAndGrowsForRareBugs() {
         let policy = GradingPolicy()
+        // The floor: twice the lab's default in all, in four shorter runs side by side.
         let easy = StressPlan.make(lab, calibration: calibration([1, 2, 1, 1]), policy: policy)
-        XCTAssertEqual(easy.iterationsPerRun, 200)
-        XCTAssertEqual(easy.runs, 2)
-        // A bug caught about once in 100 iterations needs more than 2 x 200.
+        XCTAssertEqual(easy.runs, 4)
+        XCTAssertEqual(easy.iterationsPerRun, 100)
+        // A bug caught about once in 100 iterations needs more than 400 in all.
         let rare = StressPlan.make(lab, calibration: calibration(Array(repeating: 100, count: 40)), policy: policy)
-        XCTAssertGreaterThan(rare.iterationsPerRun, 200)
-        XCTAssertEqual(rare.iterationsPerRun, (rare.iterationsNeeded! + 1) / 2)
+        XCTAssertGreaterThan(rare.iterationsPerRun * rare.runs, 400)
+        XCTAssertEqual(rare.iterationsPerRun, (rare.iterationsNeeded! + 3) / 4)
         XCTAssertLessThanOrEqual(rare.log10ChanceUpperBound!, -6)
         XCTAssertEqual(StressPlan.make(lab, calibration: nil, policy: policy).chanceText, "not measured")
     }
@@ -195,10 +196,12 @@ final class GraderTests: XCTestCase {
     /// LabRunner's stop groups: once a group's run catches a bug, its runs not yet started are
     /// left out; other groups run in full. Scripted runs go before stress ones.
     func testStopGroupsLeaveOutTheRunsOfACaughtLab() throws {
-        let child = URL(fileURLWithPath: "/bin/false")  // every run: a harness error, never a catch
+        let child = URL(fileURLWithPath: "/nonexistent/racelab-child")  // every run: a harness error (cannot start), never a catch
         let lab = self.lab
         let rows = [RunMode.scripted, .stress].map { mode in
-            LabRunner.Row(lab: lab, variant: lab.variants[1], mode: mode, settings: RunSettings(executable: child, runs: 2, seed: 1))
+            var settings = RunSettings(executable: child, runs: 2, seed: 1)
+            settings.sandbox = false  // so the start itself fails, here
+            return LabRunner.Row(lab: lab, variant: lab.variants[1], mode: mode, settings: settings)
         }
         let outcomes = LabRunner.run(rows, jobs: 1, stopGroups: [0, 0])
         XCTAssertEqual(outcomes.map(\.runs.count), [2, 2], "harness errors are not catches: nothing is skipped")
@@ -276,7 +279,7 @@ final class GraderTests: XCTestCase {
         XCTAssertTrue(failure.1["message"]?.hasPrefix("tiny: 0/10, not fixed yet: a lab check failed") == true)
         XCTAssertEqual(properties(collector)["partial_credit"], "no")
         XCTAssertEqual(properties(collector)["integrity.message"], "only exercise files differ <&>")
-        XCTAssertEqual(properties(collector)["tiny.stress.iterations"], "2 x 200")
+        XCTAssertEqual(properties(collector)["tiny.stress.iterations"], "4 x 100")
         func properties(_ collector: Collector) -> [String: String] {
             Dictionary(collector.elements.filter { $0.0 == "property" }.map { ($0.1["name"]!, $0.1["value"]!) }, uniquingKeysWith: { a, _ in a })
         }
@@ -286,7 +289,7 @@ final class GraderTests: XCTestCase {
         let text = GradeFormat.text.render(sampleReport())
         XCTAssertTrue(text.contains("TOTAL"), text)
         XCTAssertTrue(text.contains("Stress pass per lab"), text)
-        XCTAssertTrue(text.contains("tiny: 2 x 200 iterations; chance at most"), text)
+        XCTAssertTrue(text.contains("tiny: 4 x 100 iterations; chance at most"), text)
         XCTAssertTrue(text.hasSuffix("Score 10/20 in 12.3s."), text)
     }
 

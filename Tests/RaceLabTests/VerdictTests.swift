@@ -147,3 +147,32 @@ final class VerdictTests: XCTestCase {
         XCTAssertEqual(SwiftDemangler.demangle(name), name, "too long to demangle safely: left as it is")
     }
 }
+
+final class ExplorationShardTests: XCTestCase {
+    func testShardsSplitThePointsAndParseStrictly() {
+        let shard = ExplorationShard("1/3")
+        XCTAssertEqual(shard?.description, "1/3")
+        XCTAssertEqual((0..<9).filter { shard!.includes($0) }, [1, 4, 7])
+        for bad in ["3/3", "-1/2", "1/0", "1", "a/b", "1/2/3"] { XCTAssertNil(ExplorationShard(bad), bad) }
+    }
+
+    func testMergedShardsKeepTheFirstCatchAndAddUpIterations() {
+        func verdict(_ iterations: Int, caught: String?) -> RunVerdict {
+            RunVerdict(lab: "l", variant: "v", kind: .fixed, mode: .explore, seed: 1, iterationsRequested: 10, iterationsRun: iterations,
+                       detections: caught.map { [Detection(detector: .invariant, iteration: 2, seconds: 1, summary: $0)] } ?? [],
+                       reports: [], failures: [], hangPositions: [], harnessError: nil, notes: ["n"], metrics: ["m": 1],
+                       elapsedSeconds: Double(iterations), reproduce: caught.map { "replay \($0)" } ?? "whole", trace: nil,
+                       point: caught, explored: iterations - 1)
+        }
+        let merged = RunVerdict.merging([verdict(3, caught: nil), verdict(2, caught: "1:4"), verdict(2, caught: "1:5")])!
+        XCTAssertEqual(merged.iterationsRun, 7)
+        XCTAssertEqual(merged.explored, 4)
+        XCTAssertEqual(merged.point, "1:4")
+        XCTAssertEqual(merged.reproduce, "replay 1:4")
+        XCTAssertEqual(merged.detections.count, 1, "one detection per detector")
+        XCTAssertEqual(merged.notes, ["n"])
+        XCTAssertEqual(merged.metrics["m"], 3)
+        XCTAssertEqual(merged.elapsedSeconds, 3)
+        XCTAssertNil(RunVerdict.merging([]))
+    }
+}
