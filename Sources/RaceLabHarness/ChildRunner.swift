@@ -67,6 +67,9 @@ public struct ChildOutcome: Sendable {
     public var channelTruncated = false
     /// Catalogs on the channel (`racelab-child catalog`).
     public var catalogs: [LabRegistry] = []
+    /// Channel lines that came after a result line. The harness sends its result last, so a
+    /// result followed by anything (a progress line, say) was not the harness's: a forgery.
+    public var linesAfterResult = 0
 
     public init(ending: Ending, stderr: String = "", stderrTruncated: Bool = false, otherOutput: [String] = [],
                 stdoutTruncated: Bool = false, results: [ScenarioOutcome] = [], streamedFailures: [InvariantFailure] = [],
@@ -176,6 +179,7 @@ public enum ChildRunner {
         // TSan's own symbolizer process may still be finishing; it is no sign of the lab's.
         outcome.leftoverProcesses = leftovers.filter { $0.command != "llvm-symbolizer" }.count
         outcome.channelTruncated = channel.truncated
+        outcome.linesAfterResult = channel.linesAfterResult
         for line in channel.lines {
             switch ChildChannel.decode(line) {
             case .progress(let value): outcome.lastProgress = value

@@ -20,6 +20,8 @@ final class OutputCollector: @unchecked Sendable {
     private var newestProgress: String?
     private var progressLines = 0
     private var markerWindow = Data()
+    private var resultSeen = false
+    private var afterResult = 0
 
     init(limit: Int, lineLimit: Int = 1 << 20, splitLines: Bool, crashMarkers: [String] = []) {
         self.limit = limit
@@ -69,6 +71,10 @@ final class OutputCollector: @unchecked Sendable {
         defer { pending.removeAll(keepingCapacity: true); pendingOverflowed = false }
         guard !pendingOverflowed else { return }
         let line = String(decoding: pending, as: UTF8.self)
+        // Order matters for one thing only: the harness sends its result last (heartbeats are
+        // kept newest-only below, so their order is noted here).
+        if resultSeen { afterResult += 1 }
+        if line.hasPrefix(ChildChannel.resultTag) { resultSeen = true }
         if line.hasPrefix(ChildChannel.progressTag) {
             newestProgress = line  // only the newest heartbeat matters
             progressLines += 1
@@ -84,6 +90,8 @@ final class OutputCollector: @unchecked Sendable {
     var truncated: Bool { lock.withLock { overflowed } }
     var sawCrashMarker: Bool { lock.withLock { crashMarkerSeen } }
     var heartbeats: Int { lock.withLock { progressLines } }
+    /// Lines (whole or not) that came after the first result line.
+    var linesAfterResult: Int { lock.withLock { afterResult + (resultSeen && !pending.isEmpty ? 1 : 0) } }
     var latestProgressLine: String? { lock.withLock { newestProgress } }
     /// Every whole line kept, then the newest heartbeat, then an unfinished last line.
     var lines: [String] {

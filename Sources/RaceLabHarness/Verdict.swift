@@ -131,6 +131,10 @@ public enum VerdictBuilder {
         if child.results.count > 1 {
             // Lab code wrote a result line of its own: whatever else happened, never a pass.
             verdict.harnessError = "\(forgedMarker): the result channel carried \(child.results.count) result lines; the harness sends exactly one"
+        } else if child.linesAfterResult > 0 {
+            // Code that ran before the scenario (at load time, say) wrote a result; the harness's
+            // own never came (the child died first) or the lines after it are the run's.
+            verdict.harnessError = "\(forgedMarker): a result line came before \(child.linesAfterResult) other channel line(s); the harness sends its result last"
         } else if child.channelTruncated {
             verdict.harnessError = "the result channel was longer than the output limit, so it cannot be trusted"
         } else if let result, !result.tsanEnabled, verdict.harnessError == nil {

@@ -26,10 +26,11 @@ enum ChildSession {
 /// and its own atomic, so it adds no synchronisation between the lab's threads.
 private final class Heartbeat: @unchecked Sendable {
     private let iteration = Atomic<Int>(0)
-    private let running = Atomic<Bool>(true)
-    /// The exploration point of the current iteration (NSLock: TSan does not see Mutex here).
+    /// The exploration point of the current iteration, and whether beats have stopped
+    /// (NSLock: TSan does not see Mutex here).
     private let lock = NSLock()
     private var point: ExplorationPoint?
+    private var stopped = false
 
     /// A new iteration: said at once, so a crash or hang in it is tied to its point.
     func starting(_ number: Int, point: ExplorationPoint?) {
@@ -42,6 +43,7 @@ private final class Heartbeat: @unchecked Sendable {
     /// newest line always names the newest iteration.
     private func beat() {
         lock.withLock {
+            guard !stopped else { return }
             let progress = ChildChannel.Progress(
                 iteration: iteration.load(ordering: .relaxed), checkpointHits: Checkpoint.activity,
                 threads: Checkpoint.threadPositions(), point: point?.description)
@@ -51,12 +53,14 @@ private final class Heartbeat: @unchecked Sendable {
 
     func start() {
         Thread.detachNewThread { [self] in
-            while running.load(ordering: .relaxed) {
+            while !lock.withLock({ stopped }) {
                 beat()
                 usleep(100_000)
             }
         }
     }
 
-    func stop() { running.store(false, ordering: .relaxed) }
+    /// After this returns no progress line is written: the result line is the channel's last,
+    /// which the parent relies on to spot a result written by anything else.
+    func stop() { lock.withLock { stopped = true } }
 }

@@ -80,7 +80,8 @@ final class ChildRunnerTests: XCTestCase {
     }
 
     func testGarbageAndEndlessOutputAreCapped() {
-        let outcome = shell("head -c 3000000 /dev/urandom; head -c 3000000 /dev/urandom >&2; head -c 3000000 /dev/urandom >&3; echo 'RACELAB-RESULT {not json' >&3", outputLimit: 100_000)
+        let outcome = shell("head -c 3000000 /dev/urandom; head -c 3000000 /dev/urandom >&2; head -c 3000000 /dev/urandom >&3; echo 'RACELAB-RESULT {not json' >&3",
+                            stallTimeout: 60, outputLimit: 100_000)  // about the caps, not the watchdog: a busy machine is slow here
         XCTAssertEqual(outcome.ending, .exited(0))
         XCTAssertTrue(outcome.stderrTruncated)
         XCTAssertLessThanOrEqual(outcome.stderr.utf8.count, 400_000, "at most the limit (plus UTF-8 repair) is kept")
@@ -177,6 +178,20 @@ final class ChildRunnerTests: XCTestCase {
         let plan = ScenarioPlan(lab: "l", variant: "exercise", mode: .scripted, iterations: 3, seed: 1)
         let verdict = VerdictBuilder.verdict(plan: plan, kind: .exercise, child: outcome, reproduce: "r")
         XCTAssertTrue(verdict.fired(.invariant))
+        XCTAssertTrue(verdict.harnessError?.contains(VerdictBuilder.forgedMarker) == true, "a result before other lines is a forgery")
+    }
+
+    /// A load-time thief writes its clean result before anything else, then the run crashes
+    /// before the harness can send its own: one result line, but not the last line, so forged.
+    func testAResultBeforeProgressIsAForgery() {
+        let progress = #"RACELAB-PROGRESS {"checkpointHits":0,"iteration":1,"threads":[]}"#
+        let outcome = shell("echo '\(Self.clean)' >&3; echo '\(progress)' >&3; kill -SEGV $$")
+        XCTAssertEqual(outcome.results.count, 1)
+        XCTAssertEqual(outcome.linesAfterResult, 1)
+        let plan = ScenarioPlan(lab: "l", variant: "exercise", mode: .scripted, iterations: 3, seed: 1)
+        let verdict = VerdictBuilder.verdict(plan: plan, kind: .exercise, child: outcome, reproduce: "r")
+        XCTAssertTrue(verdict.harnessError?.contains(VerdictBuilder.forgedMarker) == true, verdict.harnessError ?? "")
+        XCTAssertTrue(verdict.fired(.crash), "the crash is still told")
     }
 
     /// TSan's exit status is the parent's own evidence: a clean result from a child that TSan
