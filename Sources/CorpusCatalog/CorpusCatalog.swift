@@ -2,6 +2,7 @@ import LabKit
 
 import ListAdderCorpus
 import OnceOnlyInitCorpus
+import WrongQueueCorpus
 
 /// The grading corpus of every lab: other valid fixes and plausible wrong ones, written as a
 /// class of students would, graded as exercises by `racelab bench corpus`. One line per lab.
@@ -9,4 +10,5 @@ import OnceOnlyInitCorpus
 public let corpusCatalog: [LabSolutions] = [
     listAdderCorpus,
     onceOnlyInitCorpus,
+    wrongQueueCorpus,
 ]
