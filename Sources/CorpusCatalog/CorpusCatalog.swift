@@ -1,5 +1,6 @@
 import LabKit
 
+import CheckThenActCorpus
 import ListAdderCorpus
 import OnceOnlyInitCorpus
 import WrongQueueCorpus
@@ -11,4 +12,5 @@ public let corpusCatalog: [LabSolutions] = [
     listAdderCorpus,
     onceOnlyInitCorpus,
     wrongQueueCorpus,
+    checkThenActCorpus,
 ]
