@@ -1,5 +1,6 @@
 import LabKit
 
+import AtomicPropertyCorpus
 import CheckThenActCorpus
 import ListAdderCorpus
 import OnceOnlyInitCorpus
@@ -13,4 +14,5 @@ public let corpusCatalog: [LabSolutions] = [
     onceOnlyInitCorpus,
     wrongQueueCorpus,
     checkThenActCorpus,
+    atomicPropertyCorpus,
 ]
