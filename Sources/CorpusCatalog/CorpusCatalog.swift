@@ -2,6 +2,7 @@ import LabKit
 
 import AtomicPropertyCorpus
 import CheckThenActCorpus
+import DeadlockCorpus
 import ListAdderCorpus
 import OnceOnlyInitCorpus
 import WrongQueueCorpus
@@ -15,4 +16,5 @@ public let corpusCatalog: [LabSolutions] = [
     wrongQueueCorpus,
     checkThenActCorpus,
     atomicPropertyCorpus,
+    deadlockCorpus,
 ]
