@@ -131,6 +131,9 @@ public enum DeadlockLab: LabScenario {
                 let printedBefore = Checkpoint.hits("audit.print")
                 printStatement()
                 if tellersReturned() {
+                    // A statement may still be printing after its teller returned (printed by a
+                    // block on a queue, say): count its lines once nothing has moved for a while.
+                    run.settle(timeout: 3)
                     let printed = Checkpoint.hits("audit.print") - printedBefore
                     run.expect(printed == transfers, "the statement printed \(printed) lines, but \(transfers) transfers had been recorded")
                 }

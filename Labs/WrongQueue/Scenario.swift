@@ -1,5 +1,6 @@
 import Foundation
 @_spi(LabAuthoring) import LabKit
+import Synchronization
 
 /// A sketch canvas that belongs to one serial queue, the render queue: a frame is painted there
 /// row by row, and everything else that touches the canvas must queue up behind it. Rows hold the
@@ -21,28 +22,23 @@ public final class WrongQueueCanvas: @unchecked Sendable {
     private let lock = NSLock()
     private var pixels = Array(repeating: 0, count: WrongQueueCanvas.rows)
     private var misuses: [Misuse] = []
-    private var calls = 0
     private let queueToken: Int
 
     init(queueToken: Int) { self.queueToken = queueToken }
 
-    /// Paint one row of `frame`. Slow: each row is a checkpoint "canvas.row".
+    /// Paint one row of `frame`. Slow: each row is a checkpoint "canvas.row". A scripted pause
+    /// there ends by itself after 0.3 s: a correct Clear may wait (sync) for the held frame.
     public func paint(row: Int, frame: Int, file: StaticString = #filePath, line: UInt = #line) {
         checkQueue("paint(row: \(row), frame: \(frame))", file: file, line: line)
-        Checkpoint.hit("canvas.row")
-        lock.withLock {
-            pixels[row] = frame
-            calls += 1
-        }
+        Checkpoint.hit("canvas.row", pauseLimit: 0.3)
+        lock.withLock { pixels[row] = frame }
     }
 
-    /// Blank the whole canvas at once.
+    /// Blank the whole canvas at once (a checkpoint "canvas.wipe", so the harness sees it happen).
     public func wipe(file: StaticString = #filePath, line: UInt = #line) {
         checkQueue("wipe()", file: file, line: line)
-        lock.withLock {
-            pixels = Array(repeating: 0, count: Self.rows)
-            calls += 1
-        }
+        Checkpoint.hit("canvas.wipe", pauseLimit: 0.3)
+        lock.withLock { pixels = Array(repeating: 0, count: Self.rows) }
     }
 
     private func checkQueue(_ what: String, file: StaticString, line: UInt) {
@@ -53,7 +49,6 @@ public final class WrongQueueCanvas: @unchecked Sendable {
     }
 
     var shown: [Int] { lock.withLock { pixels } }
-    var callsMade: Int { lock.withLock { calls } }
     var misusesSeen: [Misuse] { lock.withLock { misuses } }
 }
 
@@ -65,7 +60,8 @@ public struct WrongQueueEnvironment {
 }
 
 /// The user's actions, called on the main thread: draw frame `frame`, or press Clear. Either may
-/// finish later; once things are quiet the canvas must show what the last action asked for.
+/// finish later; once things are quiet the canvas must show what the last action asked for. (A
+/// frame that a later action makes pointless may be left unfinished: only the end result counts.)
 public protocol WrongQueueController: AnyObject {
     func render(frame: Int)
     func clear()
@@ -99,17 +95,37 @@ public enum WrongQueueLab: LabScenario {
         let canvas = WrongQueueCanvas(queueToken: run.iteration)
         let app = variant.make(WrongQueueEnvironment(canvas: canvas, renderQueue: renderQueue))
         var lastFrame = 0  // what the user asked for last (0: Clear)
-        var expectedCalls = 0
 
         func render(_ frame: Int) {
             lastFrame = frame
-            expectedCalls += WrongQueueCanvas.rows
             run.user("draws frame \(frame)") { app.render(frame: frame) }
         }
         func clear() {
             lastFrame = 0
-            expectedCalls += 1
             run.user("presses Clear") { app.clear() }
+        }
+        /// Quiet: everything queued on the render queue so far has run (a block of the harness's
+        /// own, queued now, had its turn) and the canvas has not been touched for a while. Frames
+        /// a later action made pointless need not be painted to the end.
+        func waitUntilQuiet() {
+            let drained = WrongQueueDrainMark()
+            renderQueue.async { drained.reached() }
+            run.settle(idle: run.mode == .stress ? 0.002 : nil, timeout: 3, until: { drained.wasReached })
+        }
+        var misusesReported = 0
+        /// Both rules: every canvas call so far ran on the render queue, and the quiet canvas shows
+        /// what the user asked for last.
+        func checkRules() {
+            let misuses = canvas.misusesSeen
+            for misuse in misuses.dropFirst(misusesReported) {
+                run.fail(misuse.what, file: misuse.file, line: misuse.line)
+            }
+            misusesReported = misuses.count
+            let shown = canvas.shown
+            let asked = Array(repeating: lastFrame, count: WrongQueueCanvas.rows)
+            run.expect(shown == asked,
+                       "once quiet, the canvas rows show frames \(shown), but the last action asked for "
+                       + (lastFrame == 0 ? "a blank canvas" : "all of frame \(lastFrame)"))
         }
 
         switch run.mode {
@@ -117,7 +133,19 @@ public enum WrongQueueLab: LabScenario {
             // The user asks for frame 1, and presses Clear while its third row is being painted.
             let midFrame = run.pause(at: "canvas.row", hit: 3)
             render(1)
-            midFrame.whilePaused { clear() }
+            midFrame.whilePaused(maxWait: 1) { clear() }
+            waitUntilQuiet()
+            checkRules()
+            // Then, on the quiet canvas: Clear and, at once, frame 2; while frame 2 is being
+            // painted, Clear again and, at once, frame 3. Every request must be honoured in the
+            // order it was made, so the canvas ends up showing frame 3.
+            clear()
+            let midSecond = run.pause(at: "canvas.row", hit: Checkpoint.hits("canvas.row") + 3)
+            render(2)
+            midSecond.whilePaused(maxWait: 1) {
+                clear()
+                render(3)
+            }
         case .stress:
             for _ in 0..<6 {
                 run.randomPause(upTo: 2)
@@ -125,17 +153,17 @@ public enum WrongQueueLab: LabScenario {
             }
         }
 
-        // Quiet: every paint and wipe asked for has happened, and nothing moved for a while.
-        run.settle(idle: run.mode == .stress ? 0.002 : nil, timeout: 3, until: { canvas.callsMade >= expectedCalls })
-
-        for misuse in canvas.misusesSeen {
-            run.fail(misuse.what, file: misuse.file, line: misuse.line)
-        }
-        let shown = canvas.shown
-        let asked = Array(repeating: lastFrame, count: WrongQueueCanvas.rows)
-        run.expect(shown == asked,
-                   "once quiet, the canvas rows show frames \(shown), but the last action asked for "
-                   + (lastFrame == 0 ? "a blank canvas" : "all of frame \(lastFrame)"))
+        waitUntilQuiet()
+        checkRules()
         withExtendedLifetime(app) {}
     }
+}
+
+/// Harness-side: set by a block the harness queues on the render queue. Relaxed: it says "the
+/// queue got this far" and orders nothing.
+final class WrongQueueDrainMark: @unchecked Sendable {
+    private let flag = Atomic<Bool>(false)
+
+    func reached() { flag.store(true, ordering: .relaxed) }
+    var wasReached: Bool { flag.load(ordering: .relaxed) }
 }

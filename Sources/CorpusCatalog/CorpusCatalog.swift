@@ -1,10 +1,20 @@
 import LabKit
 
+import AtomicPropertyCorpus
+import CheckThenActCorpus
+import DeadlockCorpus
 import ListAdderCorpus
+import OnceOnlyInitCorpus
+import WrongQueueCorpus
 
 /// The grading corpus of every lab: other valid fixes and plausible wrong ones, written as a
 /// class of students would, graded as exercises by `racelab bench corpus`. One line per lab.
 /// A student kit ships without it (racelab export leaves it out, with Tests/GradingCorpus).
 public let corpusCatalog: [LabSolutions] = [
     listAdderCorpus,
+    onceOnlyInitCorpus,
+    wrongQueueCorpus,
+    checkThenActCorpus,
+    atomicPropertyCorpus,
+    deadlockCorpus,
 ]

@@ -55,6 +55,20 @@ final class DeadlockTests: XCTestCase {
         XCTAssertLessThan(reportAt, crossingAt)
     }
 
+#if RACELAB_CORPUS
+    /// A statement printed by one async block on the audit queue may finish after its teller
+    /// returned: the story counts its lines once things are quiet, whichever story comes first.
+    func testStatementPrintedAfterItsTellerReturnedIsAccepted() throws {
+        let lab = try XCTUnwrap(testLabs.lab("deadlock"))
+        for busyFirst in [true, false] {
+            let settings = RunSettings(executable: LabsTestSupport.child, runs: 1, seed: seed(from: 700, busyFirst: busyFirst))
+            let outcome = LabRunner.run(lab, variant: Lab.Variant(kind: .validFix, name: "valid-statement-async"), mode: .scripted, settings: settings)
+            let run = try XCTUnwrap(outcome.runs.first)
+            XCTAssertTrue(!run.detected && run.harnessError == nil, TableReporter(colour: false).render([outcome]))
+        }
+    }
+#endif
+
     func testStatementOnItsOwnQueueCrashesRatherThanHangs() throws {
         let (_, run) = try brokenRun(seed: seed(from: 500, busyFirst: false))
         XCTAssertTrue(run.fired(.crash), "\(run.detections)")

@@ -1,0 +1,44 @@
+// WRONG: fixes the lock order, and fixes the statement by not using the audit queue at all: it reads the log array directly, while tellers append to it on the queue.
+import Foundation
+import LabKit
+import Deadlock
+
+final class DeadlockWrongStatementUnlocked: DeadlockController {
+    private let office: DeadlockBackOffice
+    private let accounts: [DeadlockAccount: DeadlockLockedAccount]
+    private let auditQueue = DispatchQueue(label: "deadlock.audit")
+    private var lines: [String] = []
+
+    init(office: DeadlockBackOffice) {
+        self.office = office
+        accounts = Dictionary(uniqueKeysWithValues: DeadlockAccount.allCases.map {
+            ($0, DeadlockLockedAccount(balance: office.openingBalance))
+        })
+    }
+
+    func transfer(_ amount: Int, from payer: DeadlockAccount, to payee: DeadlockAccount) {
+        let from = accounts[payer]!, to = accounts[payee]!
+        let (first, second) = payer.rawValue < payee.rawValue ? (from, to) : (to, from)
+        first.lock.lock()
+        office.approve(amount, from: payer, to: payee)
+        second.lock.lock()
+        from.balance -= amount
+        to.balance += amount
+        second.lock.unlock()
+        first.lock.unlock()
+        auditQueue.sync { lines.append("\(payer) paid \(payee) \(amount)") }
+    }
+
+    func printStatement() {
+        for line in lines { office.printLine(line) }  // no queue, so no deadlock... and no ordering
+    }
+
+    func balance(of account: DeadlockAccount) -> Int {
+        let account = accounts[account]!
+        account.lock.lock()
+        defer { account.lock.unlock() }
+        return account.balance
+    }
+
+    var auditLog: [String] { auditQueue.sync { lines } }
+}
