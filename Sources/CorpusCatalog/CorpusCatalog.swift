@@ -4,6 +4,7 @@ import CancellationCorpus
 import ListAdderCorpus
 import OffMainDeallocCorpus
 import StaleResultsCorpus
+import UIOffMainCorpus
 
 /// The grading corpus of every lab: other valid fixes and plausible wrong ones, written as a
 /// class of students would, graded as exercises by `racelab bench corpus`. One line per lab.
@@ -13,4 +14,5 @@ public let corpusCatalog: [LabSolutions] = [
     staleResultsCorpus,
     cancellationCorpus,
     offMainDeallocCorpus,
+    uiOffMainCorpus,
 ]
