@@ -5,6 +5,7 @@ import ListAdderCorpus
 import OffMainDeallocCorpus
 import StaleResultsCorpus
 import UIOffMainCorpus
+import WorkerThreadCorpus
 
 /// The grading corpus of every lab: other valid fixes and plausible wrong ones, written as a
 /// class of students would, graded as exercises by `racelab bench corpus`. One line per lab.
@@ -15,4 +16,5 @@ public let corpusCatalog: [LabSolutions] = [
     cancellationCorpus,
     offMainDeallocCorpus,
     uiOffMainCorpus,
+    workerThreadCorpus,
 ]
