@@ -1,5 +1,6 @@
 import LabKit
 
+import AsyncOperationCorpus
 import CancellationCorpus
 import ListAdderCorpus
 import OffMainDeallocCorpus
@@ -17,4 +18,5 @@ public let corpusCatalog: [LabSolutions] = [
     offMainDeallocCorpus,
     uiOffMainCorpus,
     workerThreadCorpus,
+    asyncOperationCorpus,
 ]
