@@ -4,6 +4,7 @@ import AsyncOperationCorpus
 import CancellationCorpus
 import ListAdderCorpus
 import OffMainDeallocCorpus
+import ReaderWriterCorpus
 import StaleResultsCorpus
 import UIOffMainCorpus
 import WorkerThreadCorpus
@@ -19,4 +20,5 @@ public let corpusCatalog: [LabSolutions] = [
     uiOffMainCorpus,
     workerThreadCorpus,
     asyncOperationCorpus,
+    readerWriterCorpus,
 ]
