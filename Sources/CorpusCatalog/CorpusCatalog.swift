@@ -3,6 +3,7 @@ import LabKit
 import AsyncOperationCorpus
 import CancellationCorpus
 import ListAdderCorpus
+import MandelbrotCorpus
 import OffMainDeallocCorpus
 import ReaderWriterCorpus
 import StaleResultsCorpus
@@ -21,4 +22,5 @@ public let corpusCatalog: [LabSolutions] = [
     workerThreadCorpus,
     asyncOperationCorpus,
     readerWriterCorpus,
+    mandelbrotCorpus,
 ]
