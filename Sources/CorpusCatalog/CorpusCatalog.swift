@@ -5,6 +5,7 @@ import CancellationCorpus
 import ListAdderCorpus
 import MandelbrotCorpus
 import OffMainDeallocCorpus
+import PhotoPipelineCorpus
 import ReaderWriterCorpus
 import StaleResultsCorpus
 import UIOffMainCorpus
@@ -23,4 +24,5 @@ public let corpusCatalog: [LabSolutions] = [
     asyncOperationCorpus,
     readerWriterCorpus,
     mandelbrotCorpus,
+    photoPipelineCorpus,
 ]
