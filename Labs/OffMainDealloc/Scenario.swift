@@ -32,40 +32,76 @@ public enum OffMainDeallocLab: LabScenario {
 
     public static func play(_ variant: LabVariant<ListAppEnvironment, OffMainDeallocController>, in run: ScenarioRun) {
         _ = DeallocationLog.shared.drain()
-        let screen = TotalScreen()
-        var controller: OffMainDeallocController? = variant.make(
-            ListAppEnvironment(screen: screen, adder: SlowAdder(), initialNumbers: [3, 5, 7, 11, 13]))
+        let numbers = [3, 5, 7, 11, 13]
 
-        func userDismisses() {
+        /// The user opens the screen: a fresh screen and controller.
+        func open() -> (TotalScreen, OffMainDeallocController) {
+            let screen = TotalScreen()
+            return (screen, variant.make(ListAppEnvironment(screen: screen, adder: SlowAdder(), initialNumbers: numbers)))
+        }
+        func userDismisses(_ controller: inout OffMainDeallocController?, _ screen: TotalScreen) {
             run.user("leaves the screen") {
                 controller?.dismiss()
                 screen.close()  // the screen is gone: later updates are callbacks reaching a dead screen
                 controller = nil  // the app's navigation lets go of the controller
             }
         }
+        /// The main thread is busy (it does not run its queue) until the work in flight has ended:
+        /// at least `steps` steps taken in this iteration and none for a while. A total the work
+        /// posted to the main queue is then waiting there, not shown yet. At most a second.
+        func busyUntilTheWorkEnds(steps: Int) {
+            let deadline = Date(timeIntervalSinceNow: 1)
+            var seen = SlowAdder.stepsTaken
+            var quietSince = Date()
+            while Date() < deadline {
+                usleep(2_000)
+                let now = SlowAdder.stepsTaken
+                if now != seen { (seen, quietSince) = (now, Date()) }
+                if now >= steps && Date().timeIntervalSince(quietSince) >= 0.03 { return }
+            }
+        }
+        /// After a visit: the controller was freed, on the main thread.
+        func checkDeallocation(_ visit: String) {
+            let deallocations = DeallocationLog.shared.drain().filter { $0.screenName == screenName }
+            if deallocations.isEmpty {
+                run.fail("\(visit): the dismissed controller was never deallocated: something still holds it")
+            }
+            for entry in deallocations where !entry.onMainThread {
+                run.fail("\(visit): the controller's deinit ran on a background thread (thread \(entry.threadID)), not on main")
+            }
+        }
 
         switch run.mode {
         case .scripted:
-            // A sum starts; while it is at its 2nd step, the user leaves the screen.
-            let midSum = run.pause(at: "adder.step", hit: 2)
+            // 1. The user adds a number, and leaves just after the sum ended, while its total
+            //    waits in the main queue: that total must not reach the dismissed screen.
+            do {
+                var (screen, controller) = open() as (TotalScreen, OffMainDeallocController?)
+                run.user("adds 17") { controller?.add(17) }
+                busyUntilTheWorkEnds(steps: numbers.count + 1)
+                userDismisses(&controller, screen)
+                run.settle()
+                checkDeallocation("leaving after the sum ended")
+            }
+            // 2. The user opens the screen again and adds a number; while the sum is at its 2nd
+            //    step, the user leaves. (Exploration moves that moment to every step in turn.)
+            var (screen, controller) = open() as (TotalScreen, OffMainDeallocController?)
+            let midSum = run.pause(at: "adder.step", hit: SlowAdder.stepsTaken + 2)
             run.user("adds 17") { controller?.add(17) }
-            midSum.whilePaused(userDismisses)
+            midSum.whilePaused { userDismisses(&controller, screen) }
         case .stress:
+            var (screen, controller) = open() as (TotalScreen, OffMainDeallocController?)
             for _ in 0..<Int(run.random.next(upperBound: UInt64(3))) + 1 {
                 let number = Int(run.random.next(upperBound: UInt64(10)))
                 run.user("adds \(number)") { controller?.add(number) }
                 run.randomPause(upTo: 2)
             }
-            userDismisses()
+            // Now and then the main thread is busy until the work ended, then the user leaves.
+            if run.random.next(upperBound: UInt64(3)) == 0 { busyUntilTheWorkEnds(steps: 0) }
+            userDismisses(&controller, screen)
         }
 
         run.settle()
-        let deallocations = DeallocationLog.shared.drain().filter { $0.screenName == screenName }
-        if deallocations.isEmpty {
-            run.fail("the dismissed controller was never deallocated: something still holds it")
-        }
-        for entry in deallocations where !entry.onMainThread {
-            run.fail("the controller's deinit ran on a background thread (thread \(entry.threadID)), not on main")
-        }
+        checkDeallocation(run.mode == .scripted ? "leaving during the sum" : "leaving")
     }
 }

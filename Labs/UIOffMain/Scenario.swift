@@ -28,12 +28,16 @@ public enum UIOffMainLab: LabScenario {
         var list = [2, 7, 1, 8]
         let controller = variant.make(ListAppEnvironment(screen: screen, adder: SlowAdder(), initialNumbers: list))
 
-        // The user adds a few numbers; each addition starts a recalculation.
+        // The user adds a few numbers; each addition starts a recalculation, and the user waits
+        // for its total before adding the next. (Sums that overlap, where an older one can finish
+        // last, are the next lab's story, stale-results: this one is about which thread touches
+        // the screen, at any moment of the work.)
         let additions = run.mode == .scripted ? [5] : (0..<3).map { _ in Int(run.random.next(upperBound: UInt64(10))) }
         for number in additions {
             run.randomPause(upTo: 3)
             list.append(number)
             run.user("adds \(number)") { controller.add(number) }
+            run.waitUntil(timeout: 5) { !screen.recalculating.isOn() }
         }
         run.settle(until: { !screen.recalculating.isOn() })
         let shown = screen.total.text()

@@ -72,8 +72,11 @@ public final class WorkerEnvironment: Sendable {
         return JobRunLoop()
     }
 
-    /// The worker thread's clean-up: the last thing it does before it ends.
+    /// The worker thread's clean-up: the last thing it does before it ends. It takes a while (it
+    /// closes what the thread opened).
     public func cleanUp() {
+        // A correct stop() waits for this very thread, so a scripted pause here must end by itself.
+        Checkpoint.hit("worker.cleaning-up", pauseLimit: 0.2)
         WorkerThreadLab.workerDid("worker.cleanup")
     }
 }
@@ -182,12 +185,17 @@ public enum WorkerThreadLab: LabScenario {
             sendJob()
             run.randomPause(upTo: 1)
         }
+        // Scripted: the thread is held as its clean-up begins. A stop() that waits for the thread
+        // to end cannot return meanwhile (the hold then ends by itself, after 0.2 s); one that
+        // does not wait returns while the clean-up has not run, every time.
+        let cleaningUp = run.pause(at: "worker.cleaning-up")
         run.user("stops the worker", worker.stop)
         Checkpoint.hit("worker.stop-returned")
         let cleanUps = Checkpoint.hits("worker.cleanup")
         run.expect(cleanUps == 1, "stop() returned before the worker thread had finished its clean-up")
         let notRun = sent - lost - jobsRun()
         run.expect(notRun <= 0, "stop() returned with \(notRun) job(s) sent before it still not run")
+        cleaningUp.whilePaused(maxWait: 0.5) {}  // let a clean-up that stop() did not wait for go on
 
         // 4. After stop() returned, the worker is gone: nothing of it may happen any more.
         run.spin(for: run.mode == .scripted ? 0.05 : 0.002)

@@ -1,10 +1,19 @@
 import LabKit
 
+import AsyncOperationCorpus
 import AtomicPropertyCorpus
+import CancellationCorpus
 import CheckThenActCorpus
 import DeadlockCorpus
 import ListAdderCorpus
+import MandelbrotCorpus
+import OffMainDeallocCorpus
 import OnceOnlyInitCorpus
+import PhotoPipelineCorpus
+import ReaderWriterCorpus
+import StaleResultsCorpus
+import UIOffMainCorpus
+import WorkerThreadCorpus
 import WrongQueueCorpus
 
 /// The grading corpus of every lab: other valid fixes and plausible wrong ones, written as a
@@ -12,6 +21,15 @@ import WrongQueueCorpus
 /// A student kit ships without it (racelab export leaves it out, with Tests/GradingCorpus).
 public let corpusCatalog: [LabSolutions] = [
     listAdderCorpus,
+    staleResultsCorpus,
+    cancellationCorpus,
+    offMainDeallocCorpus,
+    uiOffMainCorpus,
+    workerThreadCorpus,
+    asyncOperationCorpus,
+    readerWriterCorpus,
+    mandelbrotCorpus,
+    photoPipelineCorpus,
     onceOnlyInitCorpus,
     wrongQueueCorpus,
     checkThenActCorpus,

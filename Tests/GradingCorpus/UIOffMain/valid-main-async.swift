@@ -1,0 +1,31 @@
+// VALID: the sum stays on its thread; the total and the spinner are set in a block sent to
+// DispatchQueue.main, the one queue that runs on the main thread.
+import Foundation
+import LabKit
+import UIOffMain
+
+final class UIOffMainValidMainAsync: UIOffMainController {
+    private var numbers: [Int]
+    private let screen: TotalScreen
+    private let adder: SlowAdder
+
+    init(environment: ListAppEnvironment) {
+        numbers = environment.initialNumbers
+        screen = environment.screen
+        adder = environment.adder
+    }
+
+    func add(_ number: Int) {
+        numbers.append(number)
+        screen.recalculating.set(true)
+        let snapshot = numbers
+        let screen = self.screen, adder = self.adder
+        Thread.detachNewThread {
+            let total = snapshot.reduce(0) { adder.add($1, to: $0) }
+            DispatchQueue.main.async {
+                screen.total.setText(String(total))
+                screen.recalculating.set(false)
+            }
+        }
+    }
+}
