@@ -6,7 +6,7 @@ SANITIZE = --sanitize=thread --manifest-cache none --explicit-target-dependency-
 RACELAB = .build/debug/racelab
 RUNS ?= 3
 
-.PHONY: all build run test lab hint progress grade student-kit calibrate clean
+.PHONY: all build run test lab hint progress grade student-kit calibrate compiler-check clean
 
 all: run
 
@@ -49,6 +49,11 @@ student-kit: build
 ## make calibrate: measure how fast each broken variant is caught under stress (Grading/).
 calibrate: build
 	$(RACELAB) calibrate
+
+## make compiler-check: compile every lab's code in Swift 6 language mode too, and keep what the
+## compiler says in Grading/compiler.json (the COMPILER column of make run). Seconds, not minutes.
+compiler-check: build
+	$(RACELAB) compiler-check
 
 clean:
 	rm -rf .build

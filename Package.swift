@@ -92,10 +92,13 @@ let package = Package(
         .target(name: "TSanReports"),
         // Runs variants in child processes and judges them.
         .target(name: "RaceLabHarness", dependencies: ["LabKit", "TSanReports", "CRaceLabSupport"]),
+        // The compiler as a detector: each lab's code type-checked in Swift 6 language mode, the
+        // diagnostics kept in Grading/compiler.json (racelab compiler-check) for the reports.
+        .target(name: "CompilerCheck", dependencies: ["LabKit", "RaceLabHarness"]),
         // Tables, HTML, interleaving timelines.
-        .target(name: "RaceLabReports", dependencies: ["LabKit", "RaceLabHarness", "TSanReports"]),
+        .target(name: "RaceLabReports", dependencies: ["LabKit", "RaceLabHarness", "TSanReports", "CompilerCheck"]),
         // Grader, student kit, manifest, exercise policy, report formats.
-        .target(name: "RaceLabGrading", dependencies: ["LabKit", "RaceLabHarness", "TSanReports"]),
+        .target(name: "RaceLabGrading", dependencies: ["LabKit", "RaceLabHarness", "TSanReports", "CompilerCheck"]),
         // Scenario + exercise of every lab: one line per lab.
         .target(name: "LabCatalog", dependencies: ["LabKit"] + labNames.map { .target(name: $0) } + exerciseTargets.map { .target(name: $0.name) }),
         // The process that runs lab code (and so student code): one variant, then exit.
@@ -104,10 +107,10 @@ let package = Package(
             swiftSettings: solutionDefine),
         // The command line: plans, judges, reports. It links no lab code; it asks racelab-child.
         .executableTarget(
-            name: "racelab", dependencies: ["LabKit", "RaceLabHarness", "RaceLabReports", "RaceLabGrading", "TSanReports", "CRaceLabSupport"]),
+            name: "racelab", dependencies: ["LabKit", "RaceLabHarness", "RaceLabReports", "RaceLabGrading", "TSanReports", "CRaceLabSupport", "CompilerCheck"]),
         .testTarget(
             name: "RaceLabTests",
-            dependencies: ["LabKit", "RaceLabHarness", "RaceLabReports", "RaceLabGrading", "TSanReports", "CRaceLabSupport", "racelab"],
+            dependencies: ["LabKit", "RaceLabHarness", "RaceLabReports", "RaceLabGrading", "TSanReports", "CRaceLabSupport", "CompilerCheck", "racelab"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

@@ -246,7 +246,7 @@ public enum ExercisePolicy {
         "Swift.CommandLine", "Dispatch.DispatchIO", "makeReadSource", "makeWriteSource", "makeProcessSource", "makeSignalSource",
         "makeFileSystemObjectSource", "LabKit.Checkpoint", "LabKit.DeallocationLog", "LabKit.MainThreadChecker",
         "LabKit.ScenarioDriver", "LabKit.ScenarioRun", "LabKit.TraceFile", "RaceLabHarness.", "RaceLabGrading.", "RaceLabReports.",
-        "TSanReports.", "Swift._typeByName",
+        "TSanReports.", "CompilerCheck.", "Swift._typeByName",
     ]
 
     /// Every violation in one compiled exercise object. `module`: the exercise's module.

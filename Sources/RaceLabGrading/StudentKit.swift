@@ -1,3 +1,4 @@
+import CompilerCheck
 import Foundation
 import LabKit
 import RaceLabHarness
@@ -45,6 +46,10 @@ public enum StudentKit {
                 try fileManager.createDirectory(at: to.deletingLastPathComponent(), withIntermediateDirectories: true)
                 // Contents, not links: a kit must stand on its own.
                 try Data(contentsOf: source.appendingPathComponent(path)).write(to: to)
+                if path == CompilerFile.relativePath, let results = CompilerFile.read(packageAt: source) {
+                    // What Swift 6 said of the reference fixes stays behind with them.
+                    try results.withoutSolutions.write(packageAt: target)
+                }
                 if fileManager.isExecutableFile(atPath: source.appendingPathComponent(path).path) {
                     try fileManager.setAttributes([.posixPermissions: 0o755], ofItemAtPath: to.path)
                 }

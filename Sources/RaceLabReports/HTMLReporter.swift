@@ -1,3 +1,4 @@
+import CompilerCheck
 import Foundation
 import LabKit
 import RaceLabHarness
@@ -13,7 +14,8 @@ public enum HTMLReporter {
         body.append("<h1>RaceLab report</h1>")
         body.append("<p class=meta>\(escape(report.command))<br>base seed \(report.seed), \(report.runsPerVariant) run(s) per variant and mode, \(String(format: "%.1f", report.elapsedSeconds)) s. ")
         body.append(report.allExpectationsMet ? "<b class=ok>All expectations met.</b></p>" : "<b class=bad>Some expectations NOT met.</b></p>")
-        body.append(table(report.outcomes))
+        body.append(table(report.outcomes, compiler: report.compiler))
+        if let compiler = report.compiler { body.append(compilerSection(report.outcomes, compiler)) }
         for outcome in report.outcomes {
             guard let run = outcome.offendingRuns.first ?? outcome.runs.first(where: \.detected) else { continue }
             body.append(section(outcome, run: run, lesson: report.lessons[outcome.lab], sourceLine: sourceLine))
@@ -39,9 +41,10 @@ public enum HTMLReporter {
         table.accesses td{padding:.1em .6em;font-size:.92em}svg{border:1px solid #ddd;background:#fff}
         """
 
-    static func table(_ outcomes: [VariantOutcome]) -> String {
+    static func table(_ outcomes: [VariantOutcome], compiler: [CompilerFinding]? = nil) -> String {
         var rows = ["<table class=outcomes><tr><th>Lab</th><th>Variant</th><th>Mode</th><th>Verdict</th>"
-            + Detector.allCases.map { "<th>\($0.rawValue)</th>" }.joined() + "<th>Expected</th><th>OK</th></tr>"]
+            + Detector.allCases.map { "<th>\($0.rawValue)</th>" }.joined() + (compiler == nil ? "" : "<th>compiler</th>")
+            + "<th>Expected</th><th>OK</th></tr>"]
         for outcome in outcomes {
             let total = outcome.runs.count
             let verdict = outcome.harnessErrors > 0 ? "ERROR \(outcome.harnessErrors)/\(total)"
@@ -49,10 +52,43 @@ public enum HTMLReporter {
             rows.append("<tr class=\(outcome.met ? "met" : "unmet")><td>\(escape(outcome.lab))</td><td>\(escape(outcome.variant))</td>"
                 + "<td>\(outcome.mode.rawValue)</td><td>\(verdict)</td>"
                 + Detector.allCases.map { "<td>\(outcome.count($0))/\(total)</td>" }.joined()
+                + (compiler.map { compilerCell($0.finding(lab: outcome.lab, kind: outcome.kind)) } ?? "")
                 + "<td>\(outcome.expectation.rawValue)</td><td>\(outcome.met ? "yes" : "NO")</td></tr>")
         }
         rows.append("</table>")
         return rows.joined(separator: "\n")
+    }
+
+    /// The compiler cell: the verdict, with the first diagnostic as its tooltip.
+    static func compilerCell(_ finding: CompilerFinding?) -> String {
+        guard let finding else { return "<td>-</td>" }
+        return "<td title=\"\(escape(finding.detail))\">\(escape(finding.cell))</td>"
+    }
+
+    /// "What the Swift 6 compiler says": each lab part in the table, its verdict and first
+    /// diagnostic (which bugs Swift 6 stops before they run, which still need a run to be seen).
+    static func compilerSection(_ outcomes: [VariantOutcome], _ compiler: [CompilerFinding]) -> String {
+        let shown = compiler.inOrder(of: outcomes)
+        guard !shown.isEmpty else { return "" }
+        let versions = Set(shown.compactMap { $0.result?.compilerName }).sorted()
+        var html = ["<h2>What the Swift 6 compiler says</h2>",
+                    "<p class=meta>The same code compiled in Swift 6 language mode by <code>\(CompilerFinding.command)</code>"
+                        + (versions.isEmpty ? "" : " (\(escape(versions.joined(separator: "; "))))")
+                        + ". Rejected: Swift 6 stops it before it runs. Accepted: only a run (TSan, an invariant) can catch what is wrong.</p>",
+                    "<table class=outcomes><tr><th>Lab</th><th>Code</th><th>Swift 6</th><th>First diagnostic</th></tr>"]
+        for finding in shown {
+            let diagnostic: String
+            if let result = finding.result {
+                diagnostic = (result.first.map { "<code>\(escape($0.shortLocation))</code> \(escape($0.message))"
+                    + (result.errors > 1 ? " (and \(result.errors - 1) more)" : "") } ?? "")
+                    + (result.scenarioSharingError.map { "<br><span class=meta>its scenario: <code>\(escape($0.shortLocation))</code> \(escape($0.message))</span>" } ?? "")
+            } else {
+                diagnostic = escape(finding.detail)
+            }
+            html.append("<tr><td>\(escape(finding.lab))</td><td>\(finding.part.rawValue)</td><td>\(escape(finding.cell))</td><td>\(diagnostic)</td></tr>")
+        }
+        html.append("</table>")
+        return html.joined(separator: "\n")
     }
 
     static func section(_ outcome: VariantOutcome, run: RunVerdict, lesson: String?,

@@ -1,3 +1,4 @@
+import CompilerCheck
 import Foundation
 import LabKit
 import RaceLabHarness
@@ -13,9 +14,12 @@ public struct RunReport: Codable, Sendable {
     public var outcomes: [VariantOutcome]
     /// Lab id to the lesson file, for links.
     public var lessons: [String: String]
+    /// What Swift 6 language mode says of each lab's code (Grading/compiler.json, as current for
+    /// the sources run); nil in a report saved before the column existed.
+    public var compiler: [CompilerFinding]?
 
     public init(command: String, seed: UInt64, runsPerVariant: Int, elapsedSeconds: Double, outcomes: [VariantOutcome],
-                lessons: [String: String]) {
+                lessons: [String: String], compiler: [CompilerFinding]? = nil) {
         self.command = command
         self.seed = seed
         self.runsPerVariant = runsPerVariant
@@ -23,5 +27,6 @@ public struct RunReport: Codable, Sendable {
         self.allExpectationsMet = outcomes.allSatisfy(\.met)
         self.outcomes = outcomes
         self.lessons = lessons
+        self.compiler = compiler
     }
 }

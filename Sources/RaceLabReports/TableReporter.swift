@@ -1,3 +1,4 @@
+import CompilerCheck
 import Foundation
 import LabKit
 import RaceLabHarness
@@ -10,8 +11,11 @@ public struct TableReporter {
 
     public init(colour: Bool) { self.colour = colour }
 
-    public func render(_ outcomes: [VariantOutcome]) -> String {
-        let header = ["LAB", "VARIANT", "MODE", "VERDICT", "TSAN", "INVARIANT", "CRASH", "HANG", "EXPECTED", "OK"]
+    /// `compiler`: what Swift 6 language mode says of each lab's code; given, the table gets a
+    /// COMPILER column and a note per lab part under it.
+    public func render(_ outcomes: [VariantOutcome], compiler: [CompilerFinding]? = nil) -> String {
+        var header = ["LAB", "VARIANT", "MODE", "VERDICT", "TSAN", "INVARIANT", "CRASH", "HANG", "EXPECTED", "OK"]
+        if compiler != nil { header.insert("COMPILER", at: 8) }
         var rows: [[String]] = []
         for outcome in outcomes {
             let total = outcome.runs.count
@@ -23,12 +27,14 @@ public struct TableReporter {
             } else {
                 verdict = "CLEAN \(outcome.cleanRuns)/\(total)"
             }
-            rows.append([
+            var row = [
                 outcome.lab, outcome.variant, outcome.mode.rawValue, verdict,
                 "\(outcome.count(.tsan))/\(total)", "\(outcome.count(.invariant))/\(total)",
                 "\(outcome.count(.crash))/\(total)", "\(outcome.count(.hang))/\(total)",
                 outcome.expectation.rawValue, outcome.met ? "yes" : "NO",
-            ])
+            ]
+            if let compiler { row.insert(compiler.finding(lab: outcome.lab, kind: outcome.kind)?.cell ?? "-", at: 8) }
+            rows.append(row)
         }
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
         func line(_ cells: [String], met: Bool? = nil) -> String {
@@ -41,8 +47,31 @@ public struct TableReporter {
         var out = [line(header)]
         for (row, outcome) in zip(rows, outcomes) { out.append(line(row, met: outcome.met)) }
         out.append("")
+        if let compiler {
+            let notes = compilerNotes(outcomes, compiler)
+            if !notes.isEmpty { out += notes + [""] }
+        }
         out += details(outcomes)
         return out.joined(separator: "\n")
+    }
+
+    /// Under the table, for each lab part in it (broken, exercise, fixed): what Swift 6 mode
+    /// said, with the first diagnostic and its line, or why it is not measured.
+    func compilerNotes(_ outcomes: [VariantOutcome], _ compiler: [CompilerFinding]) -> [String] {
+        let shown = compiler.inOrder(of: outcomes)
+        guard !shown.isEmpty else { return [] }
+        let versions = Set(shown.compactMap { $0.result?.compilerName }).sorted()
+        let measured = versions.isEmpty ? "" : ", \(versions.joined(separator: "; "))"
+        var lines = ["COMPILER: the same code in Swift 6 language mode (\(CompilerFinding.command)\(measured)):"]
+        let labWidth = shown.map(\.lab.count).max() ?? 0
+        for finding in shown {
+            lines.append("  " + finding.lab.padding(toLength: labWidth, withPad: " ", startingAt: 0) + "  "
+                + finding.part.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0) + "  " + finding.detail)
+            if let note = finding.result?.scenarioNote {
+                lines.append(String(repeating: " ", count: labWidth + 14) + note)
+            }
+        }
+        return lines
     }
 
     /// For each row: what caught the bug (first run), and every run that went against the

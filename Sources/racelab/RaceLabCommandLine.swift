@@ -1,4 +1,5 @@
 import CRaceLabSupport
+import CompilerCheck
 import Foundation
 import LabKit
 import RaceLabGrading
@@ -89,7 +90,7 @@ public struct RaceLabCommandLine {
                                    library, Dispatch... marked), allocation and lock stacks
           --json                   the parsed reports (every stack, every kind) and the text
         explain exit status: 0 explained, 1 no report found, 2 unreadable input.
-        """ + gradingHelp
+        """ + gradingHelp + compilerHelp
 
     /// Runs a command; returns the exit status (0, 1 or 2).
     public func main(_ arguments: [String]) -> Int32 {
@@ -114,6 +115,8 @@ public struct RaceLabCommandLine {
                 return try report(ParsedArguments(rest, spec: Self.reportSpec))
             case "explain":
                 return try explain(ParsedArguments(rest, spec: Self.explainSpec))
+            case "compiler-check":
+                return try compilerCheck(ParsedArguments(rest, spec: Self.compilerCheckSpec))
             case "policy":
                 let arguments = try ParsedArguments(rest, spec: Self.policySpec)
                 if arguments.has("markdown") {
@@ -125,7 +128,7 @@ public struct RaceLabCommandLine {
                 }
                 return 0
             default:
-                throw UsageError("unknown command '\(command)'; valid: list, run, report, explain, policy, \(Self.gradingCommandNames.joined(separator: ", ")), help")
+                throw UsageError("unknown command '\(command)'; valid: list, run, report, explain, policy, \(Self.gradingCommandNames.joined(separator: ", ")), compiler-check, help")
             }
         } catch {
             FileHandle.standardError.write(Data("racelab: \(error.message)\n".utf8))
@@ -142,19 +145,30 @@ public struct RaceLabCommandLine {
                 let variants: [String]
                 let invariants: [String]
                 let expectedDetectors: [Detector]
+                /// Swift 6 language mode on the lab's broken code, exercise and fixes.
+                let compiler: [CompilerFinding]
             }
-            let entries = try registry.labs.map {
-                Entry(id: $0.id, title: $0.info.title, source: $0.info.source, bug: $0.info.bug,
-                      variants: $0.variants.map(\.name), invariants: $0.info.invariants, expectedDetectors: $0.info.expectedDetectors)
+            let labs = try registry.labs
+            let findings = compilerFindings(labs)
+            let entries = labs.map { lab in
+                Entry(id: lab.id, title: lab.info.title, source: lab.info.source, bug: lab.info.bug,
+                      variants: lab.variants.map(\.name), invariants: lab.info.invariants, expectedDetectors: lab.info.expectedDetectors,
+                      compiler: findings.filter { $0.lab == lab.id })
             }
             print(Self.json(entries))
             return 0
         }
-        for lab in try registry.labs {
+        let labs = try registry.labs
+        let findings = compilerFindings(labs)
+        for lab in labs {
             print("\(lab.id): \(lab.info.title)")
             print("  bug:       \(lab.info.bug)")
             print("  variants:  \(lab.variants.map(\.name).joined(separator: ", "))")
             print("  caught by: \(lab.info.expectedDetectors.map(\.rawValue).joined(separator: ", "))")
+            for (index, finding) in findings.filter({ $0.lab == lab.id }).enumerated() {
+                print("  \(index == 0 ? "compiler: " : "          ") \(finding.part.rawValue): \(finding.detail)")
+                if let note = finding.result?.scenarioNote { print("             (\(note))") }
+            }
             print("  from:      \(lab.info.source)")
         }
         return 0
@@ -260,13 +274,14 @@ public struct RaceLabCommandLine {
         let report = RunReport(
             command: command, seed: settings.seed, runsPerVariant: settings.runs,
             elapsedSeconds: Date().timeIntervalSince(started), outcomes: outcomes,
-            lessons: Dictionary(uniqueKeysWithValues: labs.map { ($0.id, $0.info.lessonFile.path) }))
+            lessons: Dictionary(uniqueKeysWithValues: labs.map { ($0.id, $0.info.lessonFile.path) }),
+            compiler: compilerFindings(labs))
         if arguments.has("json") {
             print(Self.json(report))
         } else {
             let colour = isatty(1) != 0 && environment["NO_COLOR"] == nil
             print("RaceLab: \(labs.count) lab(s), \(settings.runs) run(s) per variant and mode, base seed \(settings.seed), ThreadSanitizer on\n")
-            print(TableReporter(colour: colour).render(outcomes))
+            print(TableReporter(colour: colour).render(outcomes, compiler: report.compiler))
             if arguments.has("trace") { print("\n" + SwimlaneRenderer.render(outcomes)) }
             let failed = outcomes.filter { !$0.met }.count
             print(String(format: "%@ in %.1fs.", failed == 0 ? "All expectations met" : "\(failed) expectation(s) NOT met", report.elapsedSeconds))

@@ -30,7 +30,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(mode.status, 2)
         let command = try LabsTestSupport.runRacelab(["frobnicate"])
         XCTAssertEqual(command.status, 2)
-        XCTAssertEqual(command.stderr, "racelab: unknown command 'frobnicate'; valid: list, run, report, explain, policy, check, hint, progress, grade, grade-all, export, calibrate, bench, help\n")
+        XCTAssertEqual(command.stderr, "racelab: unknown command 'frobnicate'; valid: list, run, report, explain, policy, check, hint, progress, grade, grade-all, export, calibrate, bench, compiler-check, help\n")
         let help = try LabsTestSupport.runRacelab(["help", "extra"])
         XCTAssertEqual(help.status, 2, "help with an argument is bad usage, not a success")
         XCTAssertEqual(help.stderr, "racelab: help takes no arguments (got 'extra'); usage: racelab help\n")
@@ -91,6 +91,22 @@ final class CommandLineTests: XCTestCase {
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         XCTAssertEqual(json["allExpectationsMet"] as? Bool, true)
         XCTAssertEqual(json["seed"] as? Int, 3)
+    }
+
+    /// The compiler column's measurement, on one lab, printed but not stored (--no-write).
+    func testCompilerCheckOneLab() throws {
+        let bad = try LabsTestSupport.runRacelab(["compiler-check", "--labs", "nosuchlab"])
+        XCTAssertEqual(bad.status, 2)
+        XCTAssertTrue(bad.stderr.hasPrefix("racelab: unknown lab 'nosuchlab'; valid: list-adder"), bad.stderr)
+        XCTAssertEqual(bad.stderr.split(separator: "\n").count, 1)
+        let run = try LabsTestSupport.runRacelab(["compiler-check", "--labs", "list-adder", "--no-write", "--json"])
+        if run.status == 1 && run.stderr.contains("swiftc not found") { throw XCTSkip(run.stderr) }
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let results = try XCTUnwrap(json["results"] as? [[String: Any]])
+        XCTAssertEqual(results.compactMap { $0["part"] as? String }.first, "broken")
+        XCTAssertTrue(results.allSatisfy { ["rejected", "warns", "accepted"].contains($0["status"] as? String ?? "") }, run.stdout)
+        XCTAssertEqual((json["unchecked"] as? [Any])?.count, 0, run.stdout)
     }
 
     func testUnsolvedExerciseFailsItsExpectation() throws {

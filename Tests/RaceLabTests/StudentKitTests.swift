@@ -1,3 +1,4 @@
+import CompilerCheck
 @_spi(LabAuthoring) @testable import LabKit
 @testable import RaceLabGrading
 @testable import RaceLabHarness
@@ -51,6 +52,21 @@ final class StudentKitTests: XCTestCase {
         XCTAssertEqual(KitManifest.read(packageAt: kit), summary.manifest)
         XCTAssertEqual(TamperCheck.check(kit, against: summary.manifest), [], "a fresh kit is what it says it is")
         XCTAssertThrowsError(try StudentKit.export(from: root, to: kit), "the kit folder is not empty now")
+    }
+
+    /// Grading/compiler.json ships without what Swift 6 said of the reference fixes.
+    func testKitCompilerResultsLeaveTheFixesOut() throws {
+        let root = try makePackage()
+        func result(_ part: VariantKind) -> CompilerCheckResult {
+            CompilerCheckResult(lab: "alpha", part: part, files: [], sourceDigest: "d", compiler: "Swift version 6.3.1", measuredAt: "now",
+                                status: .accepted, errors: 0, newWarnings: 0, diagnostics: [])
+        }
+        try CompilerFile(results: [result(.broken), result(.exercise), result(.fixed)]).write(packageAt: root)
+        let kit = scratch.appendingPathComponent("kit")
+        let summary = try StudentKit.export(from: root, to: kit)
+        XCTAssertEqual(CompilerFile.read(packageAt: kit)?.results.map(\.part), [.broken, .exercise])
+        XCTAssertEqual(summary.manifest.files[CompilerFile.relativePath], SHA256.hex(fileAt: kit.appendingPathComponent(CompilerFile.relativePath)))
+        XCTAssertEqual(TamperCheck.check(kit, against: summary.manifest), [])
     }
 
     func testOnlyExerciseEditsPass() throws {
