@@ -1,5 +1,7 @@
 import LabKit
 
+import CompletionUICorpus
+import ConcurrentPerformCorpus
 import ListAdderCorpus
 
 /// The grading corpus of every lab: other valid fixes and plausible wrong ones, written as a
@@ -7,4 +9,6 @@ import ListAdderCorpus
 /// A student kit ships without it (racelab export leaves it out, with Tests/GradingCorpus).
 public let corpusCatalog: [LabSolutions] = [
     listAdderCorpus,
+    concurrentPerformCorpus,
+    completionUICorpus,
 ]
