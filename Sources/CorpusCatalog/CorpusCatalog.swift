@@ -4,6 +4,8 @@ import AsyncOperationCorpus
 import AtomicPropertyCorpus
 import CancellationCorpus
 import CheckThenActCorpus
+import CompletionUICorpus
+import ConcurrentPerformCorpus
 import DeadlockCorpus
 import ListAdderCorpus
 import MandelbrotCorpus
@@ -35,4 +37,6 @@ public let corpusCatalog: [LabSolutions] = [
     checkThenActCorpus,
     atomicPropertyCorpus,
     deadlockCorpus,
+    concurrentPerformCorpus,
+    completionUICorpus,
 ]

@@ -8,6 +8,10 @@ import Cancellation
 import CancellationExercises
 import CheckThenAct
 import CheckThenActExercises
+import CompletionUI
+import CompletionUIExercises
+import ConcurrentPerform
+import ConcurrentPerformExercises
 import Deadlock
 import DeadlockExercises
 import ListAdder
@@ -51,4 +55,6 @@ public let labCatalog = PlayableLabRegistry([
     PlayableLab(CheckThenActLab.self, exercise: makeCheckThenActExercise),
     PlayableLab(AtomicPropertyLab.self, exercise: makeAtomicPropertyExercise),
     PlayableLab(DeadlockLab.self, exercise: makeDeadlockExercise),
+    PlayableLab(ConcurrentPerformLab.self, exercise: makeConcurrentPerformExercise),
+    PlayableLab(CompletionUILab.self, exercise: makeCompletionUIExercise),
 ])

@@ -8,6 +8,10 @@ import Cancellation
 import CancellationSolutions
 import CheckThenAct
 import CheckThenActSolutions
+import CompletionUI
+import CompletionUISolutions
+import ConcurrentPerform
+import ConcurrentPerformSolutions
 import Deadlock
 import DeadlockSolutions
 import ListAdder
@@ -50,4 +54,6 @@ public let solutionCatalog: [LabSolutions] = [
     LabSolutions(CheckThenActLab.self, CheckThenActLab.solutions),
     LabSolutions(AtomicPropertyLab.self, AtomicPropertyLab.solutions),
     LabSolutions(DeadlockLab.self, DeadlockLab.solutions),
+    LabSolutions(ConcurrentPerformLab.self, ConcurrentPerformLab.solutions),
+    LabSolutions(CompletionUILab.self, CompletionUILab.solutions),
 ]

@@ -1,0 +1,109 @@
+import Foundation
+@_spi(LabAuthoring) import LabKit
+
+// MARK: - The screen and the photo (harness side)
+
+/// The photo editor's exposure panel: the photo's total brightness, and a "measuring" spinner.
+/// Both are UI stand-ins: main thread only.
+public final class ConcurrentPerformScreen: @unchecked Sendable {
+    public let brightness = ScreenLabel("brightness", text: "-")
+    public let measuring = ScreenFlag("measuring")
+
+    public init() {}
+}
+
+/// A photo, row by row. Measuring one row's brightness is the slow part (in a real editor it
+/// walks every pixel of the row), which is why the app measures the rows in parallel. The
+/// photo never changes, so any thread may measure any row at any time.
+public final class ConcurrentPerformPhoto: Sendable {
+    private let rows: [Int]
+
+    init(rows: [Int]) { self.rows = rows }
+
+    /// How many rows the photo has.
+    public var rowCount: Int { rows.count }
+
+    /// The brightness of one row (0 to 255). Slow: every call is the checkpoint "photo.row",
+    /// where the harness may hold or delay the thread that measures it.
+    public func brightness(ofRow row: Int) -> Int {
+        Checkpoint.hit("photo.row")
+        return rows[row]
+    }
+
+    /// The right answer: every row's brightness, added up once.
+    var trueTotal: Int { rows.reduce(0, +) }
+}
+
+/// The user's action, as every variant must offer it. Called on the main thread: measure the
+/// photo's total brightness in the background, then show it on the screen (on the main thread)
+/// and stop the spinner.
+public protocol ConcurrentPerformController: AnyObject {
+    func measure(_ photo: ConcurrentPerformPhoto)
+}
+
+// MARK: - The lab
+
+public enum ConcurrentPerformLab: LabScenario {
+    public static let info = LabInfo(
+        id: "concurrent-perform",
+        title: "concurrentPerform: parallel iterations that all add into one total",
+        source: "seed 002 (threads chapter: dispatch_apply on a concurrent queue, \"only if the iterations do not depend on one another\")",
+        bug: "the iterations of DispatchQueue.concurrentPerform each read and write one shared total, so updates are lost and the brightness shown is too low",
+        invariants: [
+            "once measured, the brightness shown is the photo's true total (no row lost)",
+            "the iterations share no memory that one writes while another reads it (no data race)",
+        ],
+        expectedDetectors: [.tsan, .invariant]
+    )
+
+    public static let variants: [LabVariant<ConcurrentPerformScreen, ConcurrentPerformController>] = [
+        LabVariant(.broken) { ConcurrentPerformBroken(screen: $0) },
+    ]
+
+    /// The photo of the scripted story: 12 rows.
+    static let storyRows = [112, 87, 203, 45, 160, 99, 251, 18, 134, 76, 190, 63]
+
+    public static func play(_ variant: LabVariant<ConcurrentPerformScreen, ConcurrentPerformController>, in run: ScenarioRun) {
+        let screen = ConcurrentPerformScreen()
+        let controller = variant.make(screen)
+
+        /// The user measures a photo and waits for the answer; then the screen must show it.
+        func measure(_ photo: ConcurrentPerformPhoto, during: (() -> Void)? = nil) {
+            run.user("measures a photo of \(photo.rowCount) rows") { controller.measure(photo) }
+            during?()
+            if !run.settle(timeout: 10, until: { !screen.measuring.isOn() }) {
+                run.fail("the spinner still turns 10 s after the user asked for the brightness")
+            }
+            let shown = screen.brightness.text()
+            run.expect(shown == String(photo.trueTotal),
+                       "the photo's \(photo.rowCount) rows add up to \(photo.trueTotal), but the screen shows \(shown)"
+                       + (Int(shown).map { $0 < photo.trueTotal ? " (\(photo.trueTotal - $0) of its brightness lost)" : "" } ?? ""))
+            if shown != String(photo.trueTotal) { run.record("wrong totals", 1) }
+        }
+
+        switch run.mode {
+        case .scripted:
+            // The story: the second row to be measured is held (its thread has already read the
+            // running total, in the broken code). Meanwhile the other thread of concurrentPerform
+            // measures every row it can get: at least two more, then it runs out of work and all
+            // is quiet. Then the held row finishes.
+            let photo = ConcurrentPerformPhoto(rows: storyRows)
+            let secondRow = run.pause(at: "photo.row", hit: 2)
+            measure(photo) {
+                secondRow.whilePaused {
+                    run.settle(idle: 0.05, timeout: 2, until: { Checkpoint.hits("photo.row") >= 4 })
+                }
+            }
+        case .stress:
+            // A few photos of random sizes, one after the other, at random moments; the
+            // harness's jitter and holds vary which thread measures which row, and when.
+            for _ in 0..<2 {
+                run.randomPause(upTo: 2)
+                let rowCount = 4 + Int(run.random.next(upperBound: UInt64(13)))
+                let rows = (0..<rowCount).map { _ in 1 + Int(run.random.next(upperBound: UInt64(255))) }
+                measure(ConcurrentPerformPhoto(rows: rows))
+            }
+        }
+        withExtendedLifetime(controller) {}
+    }
+}
