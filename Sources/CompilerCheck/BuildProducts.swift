@@ -35,9 +35,15 @@ public struct BuildProducts: Sendable {
     /// older than the files it was built from (the check would read a stale interface).
     public func problem(checking sources: LabModuleSources) -> String? {
         let module = swiftmodule(sources.labModule)
-        guard let built = modificationDate(module) else {
+        guard let moduleDate = modificationDate(module) else {
             return "the lab module \(sources.labModule) is not built in \(folder.path); run `make build` first"
         }
+        // The compiler leaves an unchanged interface untouched, so the newest object file of the
+        // module says when it was last built.
+        let objects = folder.appendingPathComponent("\(sources.labModule).build")
+        let objectDates = ((try? FileManager.default.contentsOfDirectory(atPath: objects.path)) ?? [])
+            .filter { $0.hasSuffix(".o") }.compactMap { modificationDate(objects.appendingPathComponent($0)) }
+        let built = ([moduleDate] + objectDates).max()!
         for file in sources.labModuleFiles {
             if let changed = modificationDate(file), changed > built {
                 return "Labs/\(sources.labModule)/\(file.lastPathComponent) changed after the last build; run `make build` first"

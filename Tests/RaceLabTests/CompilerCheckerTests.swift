@@ -27,3 +27,29 @@ final class CompilerCheckerTests: XCTestCase {
         XCTAssertTrue(result.compiler.contains("Swift version"), result.compiler)
     }
 }
+
+/// Whether a build is new enough to check against: the compiler leaves an unchanged interface
+/// (`.swiftmodule`) alone, so the module's object files count as its build time too.
+final class BuildProductsTests: XCTestCase {
+    func testAnUntouchedInterfaceWithNewerObjectsIsNotStale() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-build-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let labs = root.appendingPathComponent("Labs/Tiny"), build = root.appendingPathComponent("build")
+        try FileManager.default.createDirectory(at: labs, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: build.appendingPathComponent("Tiny.build"), withIntermediateDirectories: true)
+        func write(_ url: URL, secondsAgo: Double) throws {
+            try Data().write(to: url)
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -secondsAgo)], ofItemAtPath: url.path)
+        }
+        try write(build.appendingPathComponent("Tiny.swiftmodule"), secondsAgo: 300)
+        try write(labs.appendingPathComponent("Broken.swift"), secondsAgo: 200)
+        try write(labs.appendingPathComponent("Scenario.swift"), secondsAgo: 200)
+        let sources = try XCTUnwrap(LabModuleSources(lab: "tiny", folder: labs, part: .broken))
+        let products = BuildProducts(folder: build)
+        XCTAssertNotNil(products.problem(checking: sources), "sources newer than every product: stale")
+        try write(build.appendingPathComponent("Tiny.build/Scenario.swift.o"), secondsAgo: 100)
+        XCTAssertNil(products.problem(checking: sources), "rebuilt objects, untouched interface: current")
+        try write(labs.appendingPathComponent("Scenario.swift"), secondsAgo: 10)
+        XCTAssertNotNil(products.problem(checking: sources), "edited after the build: stale")
+    }
+}
