@@ -71,10 +71,6 @@ final class PhotoPipelineFixed: PhotoPipelineController {
     private var states: [RowState]  // FIX: records are updated on the main thread only.
     private var downloadsInProgress: [Int: PhotoPipelineDownload] = [:]  // FIX: main thread only.
     private var filtrationsInProgress: [Int: PhotoPipelineSepia] = [:]  // FIX: main thread only.
-    /// Cancelled filters whose download has not finished yet. Foundation on Linux keeps only an
-    /// unowned pointer from a download to the operations waiting for it, so such a filter must
-    /// stay alive until its download is done. Main thread only.
-    private var cancelledFilters: [ObjectIdentifier: PhotoPipelineSepia] = [:]
     private let downloadQueue = OperationQueue()
     private let filtrationQueue = OperationQueue()
 
@@ -91,8 +87,18 @@ final class PhotoPipelineFixed: PhotoPipelineController {
     }
 
     deinit {
+        for sepia in filtrationsInProgress.values { drop(sepia) }
         downloadQueue.cancelAllOperations()
         filtrationQueue.cancelAllOperations()
+    }
+
+    /// Cancels a filter for good. Foundation on Linux keeps only an unowned pointer from a
+    /// download to the operations that depend on it; a cancelled filter finishes at once and is
+    /// freed, and its download, finishing later, would touch freed memory. So the filter lets go
+    /// of its download first.
+    private func drop(_ sepia: PhotoPipelineSepia) {
+        for download in sepia.dependencies { sepia.removeDependency(download) }
+        sepia.cancel()
     }
 
     func cell(forRow row: Int) -> PhotoPipelineCell {
@@ -149,7 +155,6 @@ final class PhotoPipelineFixed: PhotoPipelineController {
     }
 
     private func downloadFinished(_ download: PhotoPipelineDownload) {
-        cancelledFilters[ObjectIdentifier(download)] = nil
         let row = download.row
         // A cancelled download was already taken out of the bookkeeping: ignore what it left.
         guard downloadsInProgress[row] === download else { return }
@@ -159,7 +164,7 @@ final class PhotoPipelineFixed: PhotoPipelineController {
             states[row] = .downloaded(picture)
         } else {
             states[row] = .failed  // FIX: failed downloads are marked failed, and their filter dropped.
-            filtrationsInProgress.removeValue(forKey: row)?.cancel()
+            filtrationsInProgress.removeValue(forKey: row).map(drop)
         }
         table.reloadRow(row)
     }
@@ -189,11 +194,8 @@ final class PhotoPipelineFixed: PhotoPipelineController {
         let visible = Set(table.visibleRows())
         let pending = Set(downloadsInProgress.keys).union(filtrationsInProgress.keys)
         for row in pending.subtracting(visible) {
-            let download = downloadsInProgress.removeValue(forKey: row)
-            let sepia = filtrationsInProgress.removeValue(forKey: row)
-            download?.cancel()
-            sepia?.cancel()
-            if let download, let sepia { cancelledFilters[ObjectIdentifier(download)] = sepia }
+            downloadsInProgress.removeValue(forKey: row)?.cancel()
+            filtrationsInProgress.removeValue(forKey: row).map(drop)
         }
         for row in visible.subtracting(pending).sorted() {
             startOperations(at: row)
