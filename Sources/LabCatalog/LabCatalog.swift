@@ -38,23 +38,23 @@ import WrongQueueExercises
 /// Every lab this build knows, with the student's exercise. Adding a lab: copy a lab folder
 /// (Package.swift makes its modules), rename its types, then import its two modules above and
 /// add one line here (and its reference fixes, one line in SolutionCatalog.swift).
-/// The order is the order of `racelab list` and `make run`.
+/// The order is the learning path (README, "The labs"): the order of `racelab list` and `make run`.
 public let labCatalog = PlayableLabRegistry([
     PlayableLab(ListAdderLab.self, exercise: makeListAdderExercise),
     PlayableLab(UIOffMainLab.self, exercise: makeUIOffMainExercise),
     PlayableLab(StaleResultsLab.self, exercise: makeStaleResultsExercise),
     PlayableLab(CancellationLab.self, exercise: makeCancellationExercise),
     PlayableLab(OffMainDeallocLab.self, exercise: makeOffMainDeallocExercise),
-    PlayableLab(PhotoPipelineLab.self, exercise: makePhotoPipelineExercise),
-    PlayableLab(MandelbrotLab.self, exercise: makeMandelbrotExercise),
-    PlayableLab(AsyncOperationLab.self, exercise: makeAsyncOperationExercise),
-    PlayableLab(WorkerThreadLab.self, exercise: makeWorkerThreadExercise),
-    PlayableLab(ReaderWriterLab.self, exercise: makeReaderWriterExercise),
-    PlayableLab(OnceOnlyInitLab.self, exercise: makeOnceOnlyInitExercise),
-    PlayableLab(WrongQueueLab.self, exercise: makeWrongQueueExercise),
     PlayableLab(CheckThenActLab.self, exercise: makeCheckThenActExercise),
     PlayableLab(AtomicPropertyLab.self, exercise: makeAtomicPropertyExercise),
-    PlayableLab(DeadlockLab.self, exercise: makeDeadlockExercise),
     PlayableLab(ConcurrentPerformLab.self, exercise: makeConcurrentPerformExercise),
+    PlayableLab(OnceOnlyInitLab.self, exercise: makeOnceOnlyInitExercise),
+    PlayableLab(ReaderWriterLab.self, exercise: makeReaderWriterExercise),
+    PlayableLab(DeadlockLab.self, exercise: makeDeadlockExercise),
+    PlayableLab(WrongQueueLab.self, exercise: makeWrongQueueExercise),
+    PlayableLab(WorkerThreadLab.self, exercise: makeWorkerThreadExercise),
+    PlayableLab(AsyncOperationLab.self, exercise: makeAsyncOperationExercise),
     PlayableLab(CompletionUILab.self, exercise: makeCompletionUIExercise),
+    PlayableLab(PhotoPipelineLab.self, exercise: makePhotoPipelineExercise),
+    PlayableLab(MandelbrotLab.self, exercise: makeMandelbrotExercise),
 ])

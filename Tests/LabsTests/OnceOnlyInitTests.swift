@@ -9,7 +9,7 @@ import RaceLabReports
 import TSanReports
 import XCTest
 
-/// once-only-init: the broken nil check builds two caches; and the lesson's claim about `static let`.
+/// once-only-init: the broken nil check builds more than one cache; and the lesson's claim about `static let`.
 final class OnceOnlyInitTests: XCTestCase {
     func testBrokenBuildsTwoCachesAndRacesOnTheSlot() throws {
         let lab = try XCTUnwrap(testLabs.lab("once-only-init"))
@@ -18,7 +18,8 @@ final class OnceOnlyInitTests: XCTestCase {
         let run = try XCTUnwrap(outcome.runs.first)
         XCTAssertTrue(run.fired(.tsan), TableReporter(colour: false).render([outcome]))
         XCTAssertTrue(run.fired(.invariant), TableReporter(colour: false).render([outcome]))
-        XCTAssertEqual(run.metrics["caches built"], 2)
+        // The loader's build is held while two more callers arrive; each may build its own.
+        XCTAssertGreaterThanOrEqual(run.metrics["caches built"] ?? 0, 2, "more than one cache: the bug")
         let lines = Set(run.reports.flatMap { $0.frames(under: lab.info.folder.path) }.compactMap(\.shortLocation))
         XCTAssertTrue(lines.isSuperset(of: ["Broken.swift:17", "Broken.swift:18"]), "the nil check and the store: \(lines)")
     }
