@@ -34,13 +34,16 @@ class AsyncOperationFixed<Output>: Operation, @unchecked Sendable {
             finish(nil)
             return
         }
+        // FIX: every didChangeValue has its willChangeValue: Linux's Foundation listens only to
+        // the did, but Apple's KVO requires the pair (Xcode would raise on an unpaired one).
+        willChangeValue(forKey: "isExecuting")
         let began = lock.withLock { () -> Bool in
             guard state == .ready else { return false }
             state = .executing
             return true
         }
-        guard began else { return }
         didChangeValue(forKey: "isExecuting")
+        guard began else { return }
         // cancel() may have come in between: it saw no executing operation, so finish here.
         if isCancelled {
             finish(nil)

@@ -9,6 +9,13 @@ final class OffMainDeallocExercise: ScreenController, OffMainDeallocController {
     private var numbers: [Int]
     private let screen: TotalScreen
     private let adder: SlowAdder
+    /// Set when the user leaves. Locked, like an atomic property: reading it is safe from any thread.
+    private let cancelLock = NSLock()
+    private var isCancelled = false
+    private var cancelled: Bool {
+        get { cancelLock.withLock { isCancelled } }
+        set { cancelLock.withLock { isCancelled = newValue } }
+    }
 
     init(environment: ListAppEnvironment) {
         numbers = environment.initialNumbers
@@ -24,18 +31,27 @@ final class OffMainDeallocExercise: ScreenController, OffMainDeallocController {
         // TODO (was BUG): the closure captures self, so the worker thread keeps the controller alive. If the
         // user leaves meanwhile, the worker's release is the last one and deinit runs on the worker.
         Thread.detachNewThread { [self] in
-            let total = snapshot.reduce(0) { adder.add($1, to: $0) }
-            let screen = self.screen
-            // TODO (was BUG): nothing checks whether the screen still exists before updating it.
+            var total = 0
+            for number in snapshot {
+                if cancelled { return }  // the user left: stop adding
+                total = adder.add(number, to: total)
+            }
+            // TODO (was BUG): the flag is checked here, on the worker, but the total then waits in the main
+            // queue: if the user leaves meanwhile, it still reaches the dismissed screen.
+            guard !cancelled else { return }
+            let screen = self.screen, result = total
             DispatchQueue.main.async {
-                screen.total.setText(String(total))
+                screen.total.setText(String(result))
                 screen.recalculating.set(false)
             }
         }
     }
 
     func dismiss() {
-        // TODO (was BUG): nothing tells the work in flight that its screen is going away.
+        // TODO (was BUG): cancelling stops the sum at its next step, and that is all it does. The worker
+        // thread still holds self until its closure returns: when that release is the last one,
+        // deinit runs on the worker.
+        cancelled = true
     }
 }
 

@@ -73,18 +73,19 @@ public struct CorpusBenchmark {
     /// The accuracy table: per lab, valid fixes at full marks, wrong fixes at zero; every false
     /// accept and false reject named; the totals and the wall time.
     public static func table(_ entries: [Entry], seconds: Double) -> String {
-        var out = ["LAB               VALID (full marks)  WRONG (zero)  FALSE ACCEPTS  FALSE REJECTS  SECONDS"]
         let labs = entries.map(\.lab).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        let width = max(18, (labs.map(\.count).max() ?? 0) + 2)
+        var out = [pad("LAB", width) + "VALID (full marks)  WRONG (zero)  FALSE ACCEPTS  FALSE REJECTS  SECONDS"]
         for lab in labs {
             let mine = entries.filter { $0.lab == lab }
             let valid = mine.filter { $0.kind == .validFix }, wrong = mine.filter { $0.kind == .wrongFix }
-            out.append(pad(lab, 18) + pad("\(valid.filter { !$0.falseReject }.count)/\(valid.count)", 20)
+            out.append(pad(lab, width) + pad("\(valid.filter { !$0.falseReject }.count)/\(valid.count)", 20)
                 + pad("\(wrong.filter { !$0.falseAccept }.count)/\(wrong.count)", 14)
                 + pad("\(mine.filter(\.falseAccept).count)", 15) + pad("\(mine.filter(\.falseReject).count)", 15)
                 + String(format: "%.0f", mine.map(\.seconds).reduce(0, +)))
         }
         let valid = entries.filter { $0.kind == .validFix }, wrong = entries.filter { $0.kind == .wrongFix }
-        out.append(pad("TOTAL", 18) + pad("\(valid.filter { !$0.falseReject }.count)/\(valid.count)", 20)
+        out.append(pad("TOTAL", width) + pad("\(valid.filter { !$0.falseReject }.count)/\(valid.count)", 20)
             + pad("\(wrong.filter { !$0.falseAccept }.count)/\(wrong.count)", 14)
             + pad("\(entries.filter(\.falseAccept).count)", 15) + pad("\(entries.filter(\.falseReject).count)", 15)
             + String(format: "%.0f", entries.map(\.seconds).reduce(0, +)))
