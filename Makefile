@@ -4,7 +4,7 @@ SWIFT ?= swift
 # new lab folder, so every build re-reads the manifest (a fraction of a second).
 SANITIZE = --sanitize=thread --manifest-cache none --explicit-target-dependency-import-check error
 RACELAB = .build/debug/racelab
-RUNS ?= 3
+RUNS ?= 2
 
 .PHONY: all build run test lab hint progress grade student-kit calibrate compiler-check clean
 
@@ -14,6 +14,7 @@ build:
 	$(SWIFT) build $(SANITIZE)
 
 ## make run: every lab, broken vs fixed, as one table (exit 0 when every expectation holds).
+## RUNS=2 children per variant and mode (explore runs once: it is systematic); make run RUNS=5 for more.
 run: build
 	$(RACELAB) run --all --runs $(RUNS)
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Speed of the everyday commands, serial (one child at a time: --jobs 1, RACELAB_JOBS=1) and
-# parallel (the default: RACELAB_JOBS, else twice the cores), side by side in one table:
+# parallel (the default: RACELAB_JOBS, else four times the cores), side by side in one table:
 #
-#   make run                 racelab run --all --runs 3
+#   make run                 racelab run --all --runs 2 (the Makefile's RUNS)
 #   make test                swift test --sanitize=thread (after a build, so the tests alone)
 #   racelab check            each lab's check on a kit whose exercises are the reference fixes
 #   racelab grade-all        a class of SUBMISSIONS kits, each solving a different set of labs
@@ -32,13 +32,13 @@ seconds() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 
 say "build"
 make build >/dev/null
-jobs=${RACELAB_JOBS:-$(( $(nproc) * 2 ))}
+jobs=${RACELAB_JOBS:-$(( $(nproc) * 4 ))}
 say "machine: $(nproc) cores, parallel runs use --jobs $jobs"
 
 say "make run, serial then parallel"
-t0=$(now); "$RACELAB" run --all --runs 3 --jobs 1 > "$WORK/run-serial.txt"; t1=$(now)
-"$RACELAB" run --all --runs 3 > "$WORK/run-parallel.txt"; t2=$(now)
-record "make run (run --all --runs 3)" "$(seconds "$t0" "$t1")" "$(seconds "$t1" "$t2")" 60 "whole command"
+t0=$(now); "$RACELAB" run --all --runs 2 --jobs 1 > "$WORK/run-serial.txt"; t1=$(now)
+"$RACELAB" run --all --runs 2 > "$WORK/run-parallel.txt"; t2=$(now)
+record "make run (run --all --runs 2)" "$(seconds "$t0" "$t1")" "$(seconds "$t1" "$t2")" 60 "whole command"
 
 say "make test, serial then parallel (built first)"
 swift build --build-tests --sanitize=thread --manifest-cache none --explicit-target-dependency-import-check error >/dev/null

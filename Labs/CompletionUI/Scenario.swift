@@ -70,7 +70,8 @@ public enum CompletionUILab: LabScenario {
             "the spinner turns as soon as the user taps Refresh",
             "once the check is done, the screen shows its count and the spinner has stopped",
         ],
-        expectedDetectors: [.invariant]
+        expectedDetectors: [.invariant],
+        defaultIterations: [.scripted: 3, .stress: 100]  // the broken block is caught in its first iteration
     )
 
     public static let variants: [LabVariant<CompletionUIScreen, CompletionUIController>] = [

@@ -53,7 +53,8 @@ public enum ConcurrentPerformLab: LabScenario {
             "once measured, the brightness shown is the photo's true total (no row lost)",
             "the iterations share no memory that one writes while another reads it (no data race)",
         ],
-        expectedDetectors: [.tsan, .invariant]
+        expectedDetectors: [.tsan, .invariant],
+        defaultIterations: [.scripted: 3, .stress: 100]  // the broken sum is caught in its first iteration
     )
 
     public static let variants: [LabVariant<ConcurrentPerformScreen, ConcurrentPerformController>] = [

@@ -158,6 +158,8 @@ public struct ScriptedPause {
     let hit: Int
     /// An explored pause waits at most this long for its arrival (it may never come).
     var maxWait: Double? = nil
+    /// ...and stops waiting sooner once the lab has been quiet (no checkpoint hit) this long.
+    static let exploredQuiet = 0.2
 
     /// Scripted mode: wait until a thread is held at the checkpoint, run `action` on the main
     /// thread meanwhile, then let the thread go on: the bad interleaving, every time.
@@ -170,7 +172,16 @@ public struct ScriptedPause {
         }
         defer { Checkpoint.release() }
         let wait = min(maxWait, self.maxWait ?? maxWait)
-        if !run.waitUntil(timeout: wait, { Checkpoint.armedReached }) {
+        let started = Date()
+        let explored = self.maxWait != nil
+        if !run.waitUntil(timeout: wait, {
+            if Checkpoint.armedReached { return true }
+            // An explored arrival may never come (a fix that takes another path): once no lab
+            // thread has hit a checkpoint for a while, waiting longer would only cost time.
+            guard explored else { return false }
+            let quiet = Self.exploredQuiet
+            return Date().timeIntervalSince(started) >= quiet && (Checkpoint.secondsSinceLastHit ?? .infinity) >= quiet
+        }) {
             if self.maxWait == nil {
                 run.note("checkpoint \(checkpoint) #\(hit) was not reached within \(wait)s; acted anyway")
             }

@@ -47,6 +47,17 @@ public enum LabRunner {
         kind == .broken ? [.scripted] : [.scripted, .explore, .stress]  // corpus fixes: as an exercise
     }
 
+    /// The rows of `racelab run`: `settings.runs` children per variant and mode, except explore
+    /// (without `--point`), which runs once: it is systematic, one run visits every point of the
+    /// story (split into shards over the jobs), so a second run would replay the same points.
+    public static func rows(_ plan: [(Lab, Lab.Variant, RunMode)], settings: RunSettings) -> [Row] {
+        plan.map { lab, variant, mode in
+            var own = settings
+            if mode == .explore && settings.point == nil { own.runs = 1 }
+            return Row(lab: lab, variant: variant, mode: mode, settings: own)
+        }
+    }
+
     /// One row of a table: a variant in a mode, `settings.runs` children.
     public struct Row: Sendable {
         public var lab: Lab

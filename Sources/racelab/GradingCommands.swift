@@ -55,7 +55,7 @@ extension RaceLabCommandLine {
                                             (--samples N, --cap N, --seed S) into Grading/calibration.json
 
         run, check, grade, grade-all, bench and calibrate take --jobs N: children at once (default:
-        RACELAB_JOBS, else twice the cores; children mostly wait, so more than the cores helps).
+        RACELAB_JOBS, else four times the cores; children mostly wait, so more than the cores helps).
 
         grade exit status: 0 graded (whatever the score, unless --fail-unless-full), 1 harness
         failure, 2 bad usage.

@@ -176,7 +176,7 @@ public struct RaceLabCommandLine {
 
     // MARK: run
 
-    /// `--jobs N` (children at once), else `RACELAB_JOBS`, else twice the cores.
+    /// `--jobs N` (children at once), else `RACELAB_JOBS`, else four times the cores.
     func jobs(_ arguments: ParsedArguments) throws(UsageError) -> Int {
         try arguments.int("jobs", in: 1...64) ?? ChildPool.defaultJobs(environment: environment)
     }
@@ -263,7 +263,7 @@ public struct RaceLabCommandLine {
             }
             settings.logFolder = URL(fileURLWithPath: logs)
         }
-        let rows = plan.map { LabRunner.Row(lab: $0.0, variant: $0.1, mode: $0.2, settings: settings) }
+        let rows = LabRunner.rows(plan, settings: settings)
         let jobs = settings.jobs
         let outcomes = LabRunner.run(rows, jobs: jobs) { done, total in
             progress.show("\(done)/\(total) runs finished (\(jobs) at a time)")
