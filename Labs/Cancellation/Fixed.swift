@@ -54,7 +54,9 @@ final class CancellationFixed: CancellationController {
         let operation = CancellationStoppableSum(numbers: numbers, adder: adder)
         operation.completionBlock = { [weak self, weak operation] in
             guard let operation else { return }
-            OperationQueue.main.addOperation { [weak self] in self?.finished(operation) }
+            // The weak self is passed on, not loaded: only the main thread ever holds the controller
+            // strongly (a `[weak self]` here would load it for a moment, on this thread).
+            OperationQueue.main.addOperation { self?.finished(operation) }
         }
         inProgress = operation
         screen.recalculating.set(true)

@@ -64,7 +64,9 @@ final class ListAdderFixed: ListAdderController {
         // No KVO on Linux: the completion block (any thread) hops to the main queue.
         operation.completionBlock = { [weak self, weak operation] in
             guard let operation else { return }
-            OperationQueue.main.addOperation { [weak self] in self?.finished(operation) }  // FIX: results go back to main.
+            // The weak self is passed on, not loaded: only the main thread ever holds the controller
+            // strongly (a `[weak self]` here would load it for a moment, on this thread).
+            OperationQueue.main.addOperation { self?.finished(operation) }  // FIX: results go back to main.
         }
         inProgress = operation
         screen.recalculating.set(true)

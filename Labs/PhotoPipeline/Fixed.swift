@@ -135,7 +135,9 @@ final class PhotoPipelineFixed: PhotoPipelineController {
         download.completionBlock = { [weak self, weak download] in
             guard let download else { return }
             // FIX: completion blocks run on a background thread: hop to main before touching state.
-            OperationQueue.main.addOperation { [weak self] in self?.downloadFinished(download) }
+            // The weak self is passed on, not loaded: only the main thread ever holds the controller
+            // strongly (a `[weak self]` here would load it for a moment, on this thread).
+            OperationQueue.main.addOperation { self?.downloadFinished(download) }
         }
         downloadsInProgress[row] = download
         downloadQueue.addOperation(download)
@@ -148,7 +150,9 @@ final class PhotoPipelineFixed: PhotoPipelineController {
         if let download { sepia.addDependency(download) }  // FIX: the filter starts only after the download finished.
         sepia.completionBlock = { [weak self, weak sepia] in
             guard let sepia else { return }
-            OperationQueue.main.addOperation { [weak self] in self?.filterFinished(sepia) }
+            // The weak self is passed on, not loaded: only the main thread ever holds the controller
+            // strongly (a `[weak self]` here would load it for a moment, on this thread).
+            OperationQueue.main.addOperation { self?.filterFinished(sepia) }
         }
         filtrationsInProgress[row] = sepia
         filtrationQueue.addOperation(sepia)

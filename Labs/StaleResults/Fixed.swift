@@ -50,7 +50,9 @@ final class StaleResultsFixed: StaleResultsController {
         let operation = StaleResultsSumOperation(numbers: numbers, adder: adder)
         operation.completionBlock = { [weak self, weak operation] in
             guard let operation else { return }
-            OperationQueue.main.addOperation { [weak self] in self?.finished(operation) }
+            // The weak self is passed on, not loaded: only the main thread ever holds the controller
+            // strongly (a `[weak self]` here would load it for a moment, on this thread).
+            OperationQueue.main.addOperation { self?.finished(operation) }
         }
         inProgress = operation
         queue.addOperation(operation)

@@ -41,7 +41,9 @@ final class UIOffMainFixed: UIOffMainController {
             guard let operation else { return }
             // FIX: the completion block runs on a background thread; hop to the main queue
             // before touching the screen.
-            OperationQueue.main.addOperation { [weak self] in self?.show(operation) }
+            // The weak self is passed on, not loaded: only the main thread ever holds the controller
+            // strongly (a `[weak self]` here would load it for a moment, on this thread).
+            OperationQueue.main.addOperation { self?.show(operation) }
         }
         inProgress = operation
         queue.addOperation(operation)

@@ -45,58 +45,10 @@ public struct SwiftCompiler: Sendable {
         public var timedOut: Bool
     }
 
-    /// Runs swiftc with `arguments`, bounded by `timeout`.
+    /// Runs swiftc with `arguments`, bounded by `timeout` (diagnostics of a whole module fit
+    /// in the 4 MB kept many times over).
     public func run(_ arguments: [String]) -> Output {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        process.standardInput = FileHandle.nullDevice
-        let collected = CompilerOutput()
-        let reading = DispatchSemaphore(value: 0)
-        // Read while it runs: a full pipe would stop swiftc.
-        Thread.detachNewThread {
-            let handle = pipe.fileHandleForReading
-            while let chunk = try? handle.read(upToCount: 65_536), !chunk.isEmpty { collected.append(chunk) }
-            reading.signal()
-        }
-        var launchError: Error?
-        let pid = Interruption.tracking {
-            do { try process.run(); return process.processIdentifier } catch { launchError = error; return 0 }
-        }
-        if let launchError {
-            try? pipe.fileHandleForWriting.close()
-            return Output(status: -1, output: "cannot run \(executable.path): \(launchError.localizedDescription)", timedOut: false)
-        }
-        defer { Interruption.untrack(child: pid) }
-        let started = Date()
-        var timedOut = false
-        while process.isRunning {
-            if Date().timeIntervalSince(started) > timeout {
-                timedOut = true
-                kill(-pid, SIGKILL)  // swiftc starts frontend processes: the whole group
-                kill(pid, SIGKILL)
-                break
-            }
-            usleep(20_000)
-        }
-        process.waitUntilExit()
-        _ = reading.wait(timeout: .now() + 10)
-        return Output(status: timedOut ? -1 : process.terminationStatus, output: collected.text, timedOut: timedOut)
+        let result = ToolProcess(executable: executable, arguments: arguments, timeout: timeout, outputLimit: 4 << 20).run()
+        return Output(status: result.status, output: result.output, timedOut: result.timedOut)
     }
-}
-
-/// A compilation's output up to a cap (diagnostics of a whole module fit many times over).
-private final class CompilerOutput: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data = Data()
-    private let limit = 4 << 20
-
-    func append(_ chunk: Data) {
-        lock.withLock { if data.count < limit { data.append(chunk.prefix(limit - data.count)) } }
-    }
-
-    var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
 }

@@ -31,47 +31,10 @@ public struct ChildBuilder: Sendable {
     public var buildFolder: URL { tree.appendingPathComponent(".build/debug") }
 
     public func build(onTick: (Double) -> Void = { _ in }) -> Result {
-        let started = Date()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.currentDirectoryURL = tree
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        let collected = LogCollector()
-        let reading = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            let handle = output.fileHandleForReading
-            while let chunk = try? handle.read(upToCount: 65_536), !chunk.isEmpty { collected.append(chunk) }
-            reading.signal()
-        }
-        var launchError: Error?
-        let pid = Interruption.tracking {
-            do { try process.run(); return process.processIdentifier } catch { launchError = error; return 0 }
-        }
-        if let launchError {
-            try? output.fileHandleForWriting.close()
-            return Result(status: -1, timedOut: false, log: "cannot run \(swift): \(launchError.localizedDescription)", seconds: 0)
-        }
-        defer { Interruption.untrack(child: pid) }
-        var timedOut = false
-        while process.isRunning {
-            let elapsed = Date().timeIntervalSince(started)
-            onTick(elapsed)
-            if elapsed > timeout {
-                timedOut = true
-                kill(-process.processIdentifier, SIGKILL)  // Process gives the build a group of its own
-                kill(process.processIdentifier, SIGKILL)
-                break
-            }
-            usleep(200_000)
-        }
-        process.waitUntilExit()
-        _ = reading.wait(timeout: .now() + 10)
-        return Result(status: timedOut ? -1 : process.terminationStatus, timedOut: timedOut, log: collected.text,
-                      seconds: Date().timeIntervalSince(started))
+        let tool = ToolProcess(executable: URL(fileURLWithPath: "/usr/bin/env"), arguments: arguments, directory: tree,
+                               timeout: timeout, outputLimit: 8 << 20)
+        let result = tool.run(tick: 0.2, onTick: onTick)
+        return Result(status: result.status, timedOut: result.timedOut, log: result.output, seconds: result.seconds)
     }
 
     /// The lab folders (`Labs/<Folder>`) a failed build's log blames: compiler errors in a lab's
@@ -113,17 +76,4 @@ public struct ChildBuilder: Sendable {
         }
         return String(line[range]).replacingOccurrences(of: #"(\.swift:\d+):\d+:"#, with: "$1:", options: .regularExpression)
     }
-}
-
-/// Collects a build's output up to a cap (a build that prints without end costs bounded memory).
-private final class LogCollector: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data = Data()
-    private let limit = 8 << 20
-
-    func append(_ chunk: Data) {
-        lock.withLock { if data.count < limit { data.append(chunk.prefix(limit - data.count)) } }
-    }
-
-    var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
 }

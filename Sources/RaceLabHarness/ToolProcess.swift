@@ -1,0 +1,91 @@
+import Foundation
+
+/// Runs a trusted tool (`swift build`, `swiftc`) to its end or to a deadline: its output and
+/// error merged and read while it runs (a full pipe would stop it), capped; its whole process
+/// group killed at the deadline (compilers start processes of their own); tracked, so Ctrl-C
+/// stops it too. Lab code never runs this way: that is `ChildRunner`'s job.
+public struct ToolProcess: Sendable {
+    public var executable: URL
+    public var arguments: [String]
+    public var directory: URL?
+    /// Seconds before the tool is killed.
+    public var timeout: Double
+    /// Bytes of output kept.
+    public var outputLimit: Int
+
+    public init(executable: URL, arguments: [String], directory: URL? = nil, timeout: Double, outputLimit: Int) {
+        self.executable = executable
+        self.arguments = arguments
+        self.directory = directory
+        self.timeout = timeout
+        self.outputLimit = outputLimit
+    }
+
+    public struct Result: Sendable {
+        /// Exit status; -1 when the tool could not start or was killed at the deadline.
+        public var status: Int32
+        public var output: String
+        public var timedOut: Bool
+        public var seconds: Double
+    }
+
+    /// Runs the tool; `onTick` hears the seconds so far, about every `tick` seconds.
+    public func run(tick: Double = 0.02, onTick: (Double) -> Void = { _ in }) -> Result {
+        let started = Date()
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        process.standardInput = FileHandle.nullDevice
+        let collected = CappedOutput(limit: outputLimit)
+        let reading = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let handle = pipe.fileHandleForReading
+            while let chunk = try? handle.read(upToCount: 65_536), !chunk.isEmpty { collected.append(chunk) }
+            reading.signal()
+        }
+        var launchError: Error?
+        let pid = Interruption.tracking {
+            do { try process.run(); return process.processIdentifier } catch { launchError = error; return 0 }
+        }
+        if let launchError {
+            try? pipe.fileHandleForWriting.close()
+            return Result(status: -1, output: "cannot run \(executable.path): \(launchError.localizedDescription)", timedOut: false, seconds: 0)
+        }
+        defer { Interruption.untrack(child: pid) }
+        var timedOut = false
+        while process.isRunning {
+            let elapsed = Date().timeIntervalSince(started)
+            onTick(elapsed)
+            if elapsed > timeout {
+                timedOut = true
+                kill(-pid, SIGKILL)  // Process gives the tool a process group of its own
+                kill(pid, SIGKILL)
+                break
+            }
+            usleep(useconds_t(tick * 1_000_000))
+        }
+        process.waitUntilExit()
+        _ = reading.wait(timeout: .now() + 10)
+        return Result(status: timedOut ? -1 : process.terminationStatus, output: collected.text, timedOut: timedOut,
+                      seconds: Date().timeIntervalSince(started))
+    }
+}
+
+/// A tool's output up to a cap: one that prints without end costs bounded memory.
+private final class CappedOutput: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+    private let limit: Int
+
+    init(limit: Int) { self.limit = limit }
+
+    func append(_ chunk: Data) {
+        lock.withLock { if data.count < limit { data.append(chunk.prefix(limit - data.count)) } }
+    }
+
+    var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
+}
