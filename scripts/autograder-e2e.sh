@@ -33,7 +33,7 @@ mkdir -p "$WORK/autograder/source"
 unzip -q "$WORK/autograder.zip" -d "$WORK/autograder/source"
 check "the zip holds setup.sh, run_autograder and the kit" \
     '[ -x "$WORK/autograder/source/setup.sh" ] && [ -x "$WORK/autograder/source/run_autograder" ] && [ -f "$WORK/autograder/source/kit/racelab-kit.json" ]'
-check "the zip holds no reference solution" '! find "$WORK/autograder/source/kit" -name "Fixed*.swift" | grep -q .'
+check "the zip holds no reference solution" '! find "$WORK/autograder/source/kit/Labs" "$WORK/autograder/source/kit/Sources" -name "Fixed*.swift" -o -name SolutionCatalog | grep -q .'
 t0=$(date +%s)
 AUTOGRADER_ROOT="$WORK/autograder" bash "$WORK/autograder/source/setup.sh" 2>&1 | tail -n 3
 echo "setup.sh took $(( $(date +%s) - t0 )) s"
