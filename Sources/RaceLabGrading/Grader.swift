@@ -361,6 +361,10 @@ extension Grader {
             return GradeIntegrity(status: .verified, manifestDigest: manifest.digest, findings: [],
                                   message: "only exercise files differ from the kit (\(manifest.files.count) files checked)")
         }
+        if !findings.contains(where: { $0.kind == .manifest || TamperCheck.affectsBuild($0.path) }) {
+            return GradeIntegrity(status: .ignored, manifestDigest: manifest.digest, findings: findings,
+                                  message: "changed outside the exercise files, in files the build does not use (ignored): \(TamperCheck.summary(findings))")
+        }
         return GradeIntegrity(status: .tampered, manifestDigest: manifest.digest, findings: findings,
                               message: "changed outside the exercise files: \(TamperCheck.summary(findings))")
     }

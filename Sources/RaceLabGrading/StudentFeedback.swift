@@ -68,7 +68,7 @@ public enum StudentFeedback {
             }
         }
         if let manifest = KitManifest.read(packageAt: root) {
-            let findings = TamperCheck.check(root, against: manifest, checkManifestCopy: false)
+            let findings = TamperCheck.check(root, against: manifest, checkManifestCopy: false).filter { TamperCheck.affectsBuild($0.path) }
             if !findings.isEmpty {
                 warnings.append("the grader will report this kit as tampered (only exercise files may change): \(TamperCheck.summary(findings))")
             }

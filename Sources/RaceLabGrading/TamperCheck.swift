@@ -31,6 +31,17 @@ public struct TamperFinding: Codable, Sendable, Equatable, CustomStringConvertib
 
 /// Whether a package differs from its kit manifest anywhere but in the exercise files.
 public enum TamperCheck {
+    /// Whether a file can change what `swift build` / `make` builds and runs: everything but
+    /// notes (`.md`, `.txt` anywhere) and top-level files other than Package.swift and the
+    /// Makefile (SwiftPM compiles only what is under a target's folder). A student's NOTES.md or
+    /// a script of their own at the top cannot change a grade; an extra `.swift` or `.c` file in
+    /// Sources or Labs, or an edited Package.swift, can.
+    public static func affectsBuild(_ path: String) -> Bool {
+        if path.hasSuffix(".md") || path.hasSuffix(".txt") { return false }
+        if !path.contains("/") { return path == "Package.swift" || path == "Makefile" }
+        return true
+    }
+
     /// Compares the package at `root` with `manifest` (the trusted one). `checkManifestCopy`:
     /// also require the package's own `racelab-kit.json` to equal it.
     public static func check(_ root: URL, against manifest: KitManifest, checkManifestCopy: Bool = true) -> [TamperFinding] {

@@ -104,6 +104,24 @@ final class StudentKitTests: XCTestCase {
         XCTAssertEqual(integrity.findings.map(\.kind), [.manifest, .changed])
     }
 
+    /// Notes and a script of the student's own at the top change nothing the build uses: noted,
+    /// ignored, graded (a Classroom repository is the student's). Package.swift is not a note.
+    func testNotesAndTopLevelScriptsAreIgnoredButPackageSwiftIsNot() throws {
+        let kit = scratch.appendingPathComponent("kit")
+        _ = try StudentKit.export(from: try makePackage(), to: kit)
+        try write("my notes", "NOTES.md", in: kit)
+        try write("echo hi", "workflow-steps.sh", in: kit)
+        try write("why it races", "Labs/Alpha/notes.txt", in: kit)
+        let ignored = Grader.integrity(of: kit, trusted: nil)
+        XCTAssertEqual(ignored.status, .ignored, ignored.message)
+        XCTAssertEqual(ignored.findings.count, 3)
+        try write("// no TSan", "Package.swift", in: kit)
+        XCTAssertEqual(Grader.integrity(of: kit, trusted: nil).status, .tampered)
+        XCTAssertTrue(TamperCheck.affectsBuild("Sources/LabKit/Extra.swift"))
+        XCTAssertTrue(TamperCheck.affectsBuild("Labs/Alpha/Helper.c"))
+        XCTAssertFalse(TamperCheck.affectsBuild("README.md"))
+    }
+
     func testWithoutAManifestTheCheckIsSkippedAndSaysSo() throws {
         let integrity = Grader.integrity(of: try makePackage(), trusted: nil)
         XCTAssertEqual(integrity.status, .unchecked)
