@@ -35,13 +35,17 @@ public enum GradeText {
         out.append("RaceLab grade\(who): \(report.labs.count) lab(s), base seed \(report.seed), exercises only")
         out.append("Kit check: \(report.integrity.status.rawValue): \(report.integrity.message)")
         out.append("")
-        let header = ["LAB", "SCRIPTED", "STRESS", "SCORE", "STATUS"]
+        // A column per pass, by its mode (a lab's passes are scripted, explore, stress).
+        let modes = RunMode.allCases.filter { mode in report.labs.contains { $0.passes.contains { $0.mode == mode } } }
+        let header = ["LAB"] + modes.map { $0.rawValue.uppercased() } + ["SCORE", "STATUS"]
         let rows = report.labs.map { lab -> [String] in
-            let cells = lab.passes.map { "\($0.status.rawValue.uppercased()) (\(Grader.points($0.score))/\(Grader.points($0.maxScore)))" }
-            return [lab.lab, cells.first ?? "-", cells.dropFirst().first ?? "-",
-                    "\(Grader.points(lab.score))/\(Grader.points(lab.maxScore))", lab.status.rawValue]
+            let cells = modes.map { mode in
+                lab.passes.first { $0.mode == mode }.map { "\($0.status.rawValue.uppercased()) (\(Grader.points($0.score))/\(Grader.points($0.maxScore)))" } ?? "-"
+            }
+            return [lab.lab] + cells + ["\(Grader.points(lab.score))/\(Grader.points(lab.maxScore))", lab.status.rawValue]
         }
-        out += table(header, rows + [["TOTAL", "", "", "\(Grader.points(report.score))/\(Grader.points(report.maxScore))", ""]])
+        let total = ["TOTAL"] + modes.map { _ in "" } + ["\(Grader.points(report.score))/\(Grader.points(report.maxScore))", ""]
+        out += table(header, rows + [total])
         for lab in report.labs {
             out.append("")
             out.append(lab.message)

@@ -37,6 +37,12 @@ final class GradingTests: XCTestCase {
         XCTAssertEqual(solved.passes.map(\.mode), [.scripted, .explore, .stress])
         XCTAssertEqual(solved.passes.map(\.runs), [3, 1, 4])
         XCTAssertEqual(solved.passes.map(\.iterationsPerRun), [3, 41, 100])
+        // The text table has a column per pass, each under its own name.
+        let table = GradeText.render(report([solved])).split(separator: "\n").map(String.init)
+        let header = try XCTUnwrap(table.first { $0.hasPrefix("LAB") })
+        XCTAssertEqual(header.split(separator: " ").map(String.init), ["LAB", "SCRIPTED", "EXPLORE", "STRESS", "SCORE", "STATUS"])
+        let row = try XCTUnwrap(table.first { $0.hasPrefix("list-adder") })
+        XCTAssertTrue(row.contains("PASSED (4/4)") && row.contains("PASSED (3/3)") && row.contains("10/10"), row)
 
         let unsolved = grader.grade(lab, variant: broken, stress: plan)
         XCTAssertEqual(unsolved.status, .failed)
