@@ -192,6 +192,14 @@ public enum ReaderWriterLab: LabScenario {
             run.fail("readers saw \(shownTorn)\(distinct.count > 5 ? ", ..." : ""): half of one name and half of another "
                      + "(\(torn.count) torn reads); the names written were \(written.map(\.description))")
         }
+        // Every field is typed, but the last store may still be on its way (a worker stopped
+        // between its last field and its store: stress preemption, a loaded machine). Give the
+        // card a moment to show the last rename, then one more quiet moment: a rename that lands
+        // late, out of order, still shows before the check.
+        if run.mode == .stress {
+            run.waitUntil(timeout: 1) { card.currentName() == written.last }
+            run.settle(idle: 0.002)
+        }
         let shown = card.currentName()
         run.expect(shown == written.last, "once quiet, the card says \"\(shown)\" but the last rename was to \"\(written.last!)\"")
     }

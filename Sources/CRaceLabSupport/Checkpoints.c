@@ -172,6 +172,7 @@ RL_INVISIBLE int64_t rl_checkpoint_hit(const char *name, int is_main_thread, int
     int reached = 0;
     if (!is_main_thread) {
         ADD(&worker_hits, 1);
+        rl_preemption_note_thread(rl_current_thread_id());
         if (LOAD(&arm_state) == 1 && LOAD(&armed_any)) reached = ADD(&any_hits, 1) == LOAD(&armed_hit);
     }
     if (!LOAD(&armed_any)) {

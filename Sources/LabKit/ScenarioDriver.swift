@@ -106,6 +106,10 @@ public enum ScenarioDriver {
     static let stressHoldPermille = 20
     static let stressHoldMicroseconds = 4_000
 
+    /// Stress mode: a random lab thread is preempted every 1 to `interval` µs, for 1 to `sleep` µs.
+    static let stressPreemptIntervalMicroseconds: Int64 = 50
+    static let stressPreemptSleepMicroseconds: Int64 = 300
+
     /// `onIteration` hears each iteration as it starts (with its exploration point, if any);
     /// `onFailure` hears of each invariant failure of `play` as soon as it is recorded.
     @_spi(LabAuthoring) public static func run(
@@ -127,6 +131,12 @@ public enum ScenarioDriver {
         case .explore: schedule = [plan.point.map { .point($0) } ?? .survey]
         case .scripted, .stress: schedule = Array(repeating: nil, count: max(plan.iterations, 1))
         }
+        // Stress: random preemption at the lab threads' synchronisation points (Preemption.c),
+        // for windows between two of the student's own instructions, where no checkpoint is.
+        let preempting = plan.mode == .stress && rl_preemption_start(plan.seed, stressPreemptIntervalMicroseconds,
+                                                                       stressPreemptSleepMicroseconds) == 0
+        let signalsAtStart = rl_preemption_signals_sent()
+        defer { if preempting { rl_preemption_stop() } }
         var index = 0
         while index < schedule.count {
             let iteration = index + 1
@@ -178,6 +188,7 @@ public enum ScenarioDriver {
             if detected && plan.stopAtFirstDetection { break }
             index += 1
         }
+        if preempting { outcome.metrics["preemptions", default: 0] += Double(rl_preemption_signals_sent() - signalsAtStart) }
         outcome.notes = noteCounts.sorted { $0.key < $1.key }.map { $0.value > 1 ? "\($0.key) (\($0.value) iterations)" : $0.key }
         outcome.elapsedSeconds = Date().timeIntervalSince(start)
         return outcome

@@ -32,3 +32,20 @@ final class CheckThenActTests: XCTestCase {
         XCTAssertTrue(reported.contains(try line("count = next")), "the write races: \(reported)")
     }
 }
+
+/// A fix whose window lies between two of the student's own instructions (an atomic load, then
+/// a separate store) has no checkpoint inside: the stress pass's random preemption must open it.
+final class CheckThenActPreemptionTests: XCTestCase {
+    func testAnAtomicLoadThenStoreIsCaughtAndACompareExchangeIsNot() throws {
+        try LabsTestSupport.requireSolutions(try XCTUnwrap(testLabs.lab("check-then-act")))  // the corpus ships with them
+        let stress = ["--mode", "stress", "--runs", "1", "--iterations", "300", "--seed", "5"]
+        let wrong = try LabsTestSupport.runRacelab(["run", "check-then-act", "--variant", "wrong-atomic-flag-load-store"] + stress)
+        XCTAssertEqual(wrong.status, 0, "expected: detected\n\(wrong.stdout)\(wrong.stderr)")
+        XCTAssertTrue(wrong.stdout.contains("DETECTED"), wrong.stdout)
+        XCTAssertTrue(wrong.stdout.contains("preemptions"), "the stress pass reports how often it preempted: \(wrong.stdout)")
+
+        let valid = try LabsTestSupport.runRacelab(["run", "check-then-act", "--variant", "valid-compare-exchange"] + stress)
+        XCTAssertEqual(valid.status, 0, "expected: clean\n\(valid.stdout)\(valid.stderr)")
+        XCTAssertTrue(valid.stdout.contains("CLEAN"), valid.stdout)
+    }
+}

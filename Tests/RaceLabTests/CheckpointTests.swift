@@ -1,8 +1,10 @@
+import CRaceLabSupport
 @_spi(LabAuthoring) @testable import LabKit
 @testable import RaceLabGrading
 @testable import RaceLabHarness
 @testable import RaceLabReports
 @testable import TSanReports
+import Synchronization
 import XCTest
 
 /// Scripted mode's core promise: the driver can hold a thread at a checkpoint while the main
@@ -65,5 +67,42 @@ final class CheckpointTests: XCTestCase {
         XCTAssertNotEqual(first, (0..<5).map { _ in c.next() })
         XCTAssertEqual(SeededRandom.hash(1, 2), SeededRandom.hash(1, 2))
         XCTAssertNotEqual(SeededRandom.hash(1, 2), SeededRandom.hash(2, 1))
+    }
+}
+
+/// Stress mode's random preemption (Preemption.c): a lab thread is stopped at its
+/// synchronisation points, where no checkpoint is, and only while it is on.
+final class PreemptionTests: XCTestCase {
+    func testALabThreadIsPreemptedAtItsAtomicsOnlyWhileOn() {
+        Checkpoint.reset()
+        final class Steps: Sendable { let count = Atomic<Int>(0) }
+        let steps = Steps()
+        /// A thread that hits a checkpoint (so it is a lab thread), then only does atomic steps.
+        func busyLabThread(for seconds: Double) {
+            let done = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                Checkpoint.hit("test.preempted")
+                let end = rl_monotonic_ns() + Int64(seconds * 1e9)
+                while rl_monotonic_ns() < end {
+                    for _ in 0..<100 { steps.count.add(1, ordering: .relaxed) }
+                }
+                done.signal()
+            }
+            done.wait()
+        }
+        let handledBefore = rl_preemption_signals_handled()
+        busyLabThread(for: 0.1)
+        XCTAssertEqual(rl_preemption_signals_handled(), handledBefore, "off: no signal")
+
+        XCTAssertEqual(rl_preemption_start(7, 50, 100), 0)
+        busyLabThread(for: 0.2)
+        rl_preemption_stop()
+        let handled = rl_preemption_signals_handled() - handledBefore
+        XCTAssertGreaterThan(handled, 10, "a busy lab thread is preempted often (\(handled) times in 0.2 s)")
+        XCTAssertGreaterThanOrEqual(rl_preemption_signals_sent(), rl_preemption_signals_handled())
+
+        let afterStop = rl_preemption_signals_handled()
+        busyLabThread(for: 0.1)
+        XCTAssertEqual(rl_preemption_signals_handled(), afterStop, "stopped: no more signals")
     }
 }

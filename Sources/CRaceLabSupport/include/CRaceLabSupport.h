@@ -58,6 +58,19 @@ int64_t rl_current_thread_id(void);
 /// Monotonic clock in nanoseconds.
 int64_t rl_monotonic_ns(void);
 
+// Random preemption (stress pass, Preemption.c): while on, a background thread signals a
+// random running lab thread (one seen at a checkpoint off the main thread lately) every 1 to
+// `interval_us` microseconds (polling less often while none runs), and the signalled thread
+// sleeps 1 to `sleep_us` microseconds at its next synchronisation point.
+// Returns 0 when started (Linux only), -1 otherwise.
+int rl_preemption_start(uint64_t seed, int64_t interval_us, int64_t sleep_us);
+void rl_preemption_stop(void);
+/// Called at each checkpoint hit off the main thread: the thread is one to preempt.
+void rl_preemption_note_thread(int64_t tid);
+/// Signals sent, and handled (the thread slept), since the process began.
+int64_t rl_preemption_signals_sent(void);
+int64_t rl_preemption_signals_handled(void);
+
 // ThreadSanitizer.
 
 /// 1 when this process runs with the TSan runtime linked in.

@@ -1,0 +1,190 @@
+#include "CRaceLabSupport.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <pthread.h>
+#include <signal.h>
+#include <string.h>
+#include <time.h>
+#if defined(__linux__)
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
+// Random preemption for the stress pass.
+//
+// A checkpoint can only hold a thread where the harness's own code runs. A fix that is wrong
+// between two of the student's own instructions (an atomic load, then a separate store) has a
+// window with no checkpoint in it. The OS preempts there only rarely: two cores, a window of a
+// few nanoseconds. So a background thread sends a signal, at random moments, to a random lab
+// thread, and the handler sleeps a random moment: the thread stops wherever it was.
+//
+// Under ThreadSanitizer the signal is delivered at the thread's next synchronisation point
+// (an atomic operation, a lock, any intercepted call; at once if it is blocked): exactly the
+// places where another thread's step can change the outcome. No happens-before edge is made
+// between lab threads (the handler and the sender touch nothing TSan watches), so a race is
+// still a race.
+
+#define RL_INVISIBLE __attribute__((no_sanitize("thread")))
+#define LOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#define STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+
+enum { RL_RECENT_THREADS = 32, RL_IDLE_POLL_MAX_US = 1000 };
+
+// Threads off the main thread seen at a checkpoint lately (a ring: old entries are overwritten).
+static int64_t recent_threads[RL_RECENT_THREADS];
+static int64_t recent_next;
+
+static int preempting;
+static int64_t interval_max_us, sleep_max_us;
+static uint64_t draws;
+static uint64_t preempt_seed;
+static int64_t signals_sent, signals_handled;
+#if defined(__linux__)
+static pthread_t sender;
+static int sender_running;
+#endif
+
+RL_INVISIBLE static uint64_t mix(uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+RL_INVISIBLE static uint64_t draw(void) {
+    return mix(LOAD(&preempt_seed) + __atomic_add_fetch(&draws, 1, __ATOMIC_RELAXED) * 0x9E3779B97F4A7C15ULL);
+}
+
+RL_INVISIBLE void rl_preemption_note_thread(int64_t tid) {
+    for (int i = 0; i < RL_RECENT_THREADS; i++) {
+        if (LOAD(&recent_threads[i]) == tid) return;
+    }
+    int64_t slot = __atomic_fetch_add(&recent_next, 1, __ATOMIC_RELAXED) % RL_RECENT_THREADS;
+    STORE(&recent_threads[slot], tid);
+}
+
+#if defined(__linux__)
+RL_INVISIBLE static void raw_sleep_us(int64_t us) {
+    struct timespec nap = {us / 1000000, (us % 1000000) * 1000};
+    // The raw system call: TSan's nanosleep interceptor would model the sleep (and is not for
+    // signal handlers).
+    syscall(SYS_nanosleep, &nap, NULL);
+}
+
+// The handler: the thread sleeps where the signal found it.
+RL_INVISIBLE static void on_preempt(int number) {
+    (void)number;
+    int saved = errno;
+    __atomic_add_fetch(&signals_handled, 1, __ATOMIC_RELAXED);
+    int64_t max_us = LOAD(&sleep_max_us);
+    if (max_us > 0) raw_sleep_us(1 + (int64_t)(draw() % (uint64_t)max_us));
+    errno = saved;
+}
+
+// The scheduler state of one of this process's threads ('R' running or runnable, 'S' sleeping,
+// ...), 0 if it is gone. Raw system calls: the sender stays out of TSan's sight.
+RL_INVISIBLE static char thread_state(int64_t tid) {
+    char path[64], text[256];
+    snprintf(path, sizeof path, "/proc/self/task/%lld/stat", (long long)tid);
+    long fd = syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    long length = syscall(SYS_read, fd, text, sizeof text - 1);
+    syscall(SYS_close, fd);
+    if (length <= 0) return 0;
+    text[length] = 0;
+    char *end = strrchr(text, ')');  // "tid (name) S ...": the name may hold anything
+    return end && end[1] == ' ' ? end[2] : 0;
+}
+
+RL_INVISIBLE static void *send_signals(void *unused) {
+    (void)unused;
+    pid_t pid = getpid();
+    // Sleep as briefly as asked (the default slack adds some 50 us to every sleep).
+    prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+    int64_t idle_us = 0;  // grows while no lab thread is running: polling costs the machine
+    while (LOAD(&preempting)) {
+        int sent = 0;
+        // A random one of the threads that may still be alive (dead ones are forgotten below).
+        int64_t live[RL_RECENT_THREADS];
+        int slots[RL_RECENT_THREADS];
+        int count = 0;
+        for (int i = 0; i < RL_RECENT_THREADS; i++) {
+            int64_t tid = LOAD(&recent_threads[i]);
+            if (tid != 0) {
+                live[count] = tid;
+                slots[count] = i;
+                count++;
+            }
+        }
+        // Only a running (or runnable) thread is worth stopping: a blocked one is at no point
+        // in its code, and waking it costs two cores dearly. A few tries, then a rest.
+        for (int attempt = 0; attempt < 4 && count > 0; attempt++) {
+            int pick = (int)(draw() % (uint64_t)count);
+            int64_t tid = live[pick];
+            char state = thread_state(tid);
+            if (state == 'R' && syscall(SYS_tgkill, pid, (pid_t)tid, SIGURG) == 0) {
+                __atomic_add_fetch(&signals_sent, 1, __ATOMIC_RELAXED);
+                sent = 1;
+                break;
+            }
+            if (state == 0) {  // gone: forget it
+                __atomic_compare_exchange_n(&recent_threads[slots[pick]], &tid, 0, 0, __ATOMIC_RELAXED,
+                                            __ATOMIC_RELAXED);
+            }
+            live[pick] = live[count - 1];
+            slots[pick] = slots[count - 1];
+            count--;
+        }
+        int64_t max_us = LOAD(&interval_max_us);
+        if (max_us < 1) max_us = 1;
+        idle_us = sent ? 0 : (idle_us == 0 ? max_us : (idle_us * 2 > RL_IDLE_POLL_MAX_US ? RL_IDLE_POLL_MAX_US : idle_us * 2));
+        raw_sleep_us(sent ? 1 + (int64_t)(draw() % (uint64_t)max_us) : idle_us);
+    }
+    return NULL;
+}
+#endif
+
+RL_INVISIBLE int rl_preemption_start(uint64_t seed, int64_t interval_us, int64_t sleep_us) {
+#if defined(__linux__)
+    if (LOAD(&sender_running)) return 0;
+    static int installed;
+    if (!installed) {
+        struct sigaction action;
+        memset(&action, 0, sizeof action);
+        action.sa_handler = on_preempt;
+        // Restart what can be restarted: the lab's waits should not see the signal at all.
+        action.sa_flags = SA_RESTART;
+        sigemptyset(&action.sa_mask);
+        if (sigaction(SIGURG, &action, NULL) != 0) return -1;
+        installed = 1;
+    }
+    for (int i = 0; i < RL_RECENT_THREADS; i++) STORE(&recent_threads[i], 0);
+    STORE(&preempt_seed, seed);
+    STORE(&interval_max_us, interval_us);
+    STORE(&sleep_max_us, sleep_us);
+    STORE(&preempting, 1);
+    if (pthread_create(&sender, NULL, send_signals, NULL) != 0) {
+        STORE(&preempting, 0);
+        return -1;
+    }
+    STORE(&sender_running, 1);
+    return 0;
+#else
+    (void)seed; (void)interval_us; (void)sleep_us;
+    return -1;
+#endif
+}
+
+RL_INVISIBLE void rl_preemption_stop(void) {
+#if defined(__linux__)
+    if (!LOAD(&sender_running)) return;
+    STORE(&preempting, 0);
+    pthread_join(sender, NULL);
+    STORE(&sender_running, 0);
+#endif
+}
+
+RL_INVISIBLE int64_t rl_preemption_signals_sent(void) { return LOAD(&signals_sent); }
+RL_INVISIBLE int64_t rl_preemption_signals_handled(void) { return LOAD(&signals_handled); }
