@@ -31,7 +31,7 @@
 #define LOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 #define STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
 
-enum { RL_RECENT_THREADS = 32, RL_IDLE_POLL_MAX_US = 1000 };
+enum { RL_RECENT_THREADS = 32, RL_IDLE_POLL_MAX_US = 250 };
 
 // Threads off the main thread seen at a checkpoint lately (a ring: old entries are overwritten).
 static int64_t recent_threads[RL_RECENT_THREADS];
