@@ -193,7 +193,8 @@ public enum MandelbrotLab: LabScenario {
         func redrawNow() { view?.draw() }
         /// Spin the main run loop, running display passes, until no render is running and the
         /// newest viewport is on screen (or, for a view that never gets there, until no render made
-        /// progress for 0.3 s); then settle, so a late hand-over still shows up.
+        /// progress for 1 s: a loaded machine, with the stress pass preempting the renderer, can
+        /// stall a correct render for a few tenths); then settle, so a late hand-over still shows up.
         func displayUntilQuiet() {
             var progress = MandelbrotRenderer.bandsRendered
             var lastProgress = Date()
@@ -205,7 +206,7 @@ public enum MandelbrotLab: LabScenario {
                 }
                 let newestShown = screen.frames.last == requested.last.flatMap { references[$0] }
                 let done = newestShown && !screen.needsDisplay && MandelbrotRenderer.rendersInFlight == 0
-                return done || Date().timeIntervalSince(lastProgress) > 0.3
+                return done || Date().timeIntervalSince(lastProgress) > 1
             }
             // Scripted: wait a little longer, so that a late hand-over of an older render (a view
             // that renders out of order) still shows up before the check.

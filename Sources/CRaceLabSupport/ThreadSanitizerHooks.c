@@ -34,3 +34,11 @@ int rl_die_with_parent(void) {
     return 0;
 #endif
 }
+
+// TSan's defaults for every RaceLab program (racelab, racelab-child, the test bundle); a
+// TSAN_OPTIONS in the environment still overrides them (the children get their own, see
+// TSanEnvironment). TSan sleeps 1 s at exit by default to catch late races: a second added to
+// every `racelab` command and to each of the test processes of `make test`. 100 ms, as the
+// children have.
+__attribute__((no_sanitize("thread"), visibility("default")))
+const char *__tsan_default_options(void) { return "atexit_sleep_ms=100"; }
