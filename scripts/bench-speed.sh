@@ -57,8 +57,8 @@ if [ "${SERIAL_TEST:-1}" != 0 ]; then
     serial=$(seconds "$t0" "$t1")
 fi
 # A failing test is a figure too: the run is timed and its failures counted, not hidden.
-t1=$(now); swift test --sanitize=thread --manifest-cache none --explicit-target-dependency-import-check error --disable-swift-testing \
-    > "$WORK/test-parallel.txt" 2>&1 || true; t2=$(now)
+# The README's command: each test in a process of its own, twice the cores at a time.
+t1=$(now); make test > "$WORK/test-parallel.txt" 2>&1 || true; t2=$(now)
 failed=$(grep -c ': error: ' "$WORK/test-parallel.txt" || true)
 record "make test (tests, built; $failed failing assertion(s))" "$serial" "$(seconds "$t1" "$t2")" 120 "whole command"
 fi
