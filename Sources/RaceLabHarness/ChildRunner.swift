@@ -125,8 +125,7 @@ public enum ChildRunner {
 
         var killedFor: ChildOutcome.Ending?
         var status: Int32 = 0
-        var lastSignature: String?
-        var lastChange = Date()
+        var stall = StallWatch(timeout: request.stallTimeout)
         var crashSeenAt: Date?
         var tracked: Set<ProcessTree.Entry> = []
         var lastScan = Date.distantPast
@@ -140,12 +139,11 @@ public enum ChildRunner {
                 lastScan = now
                 tracked.formUnion(ProcessTree.descendants(of: pid, in: ProcessTree.snapshot()))
             }
-            let signature = channel.latestProgressLine.map(Self.progressSignature)
-            if signature != lastSignature { lastSignature = signature; lastChange = now }
+            let stalled = stall.stalled(signature: channel.latestProgressLine.map(Self.progressSignature), now: now)
             if crashSeenAt == nil, stderr.sawCrashMarker { crashSeenAt = now }
             if let crashSeenAt, now.timeIntervalSince(crashSeenAt) > request.crashGrace {
                 killedFor = .killedAfterCrash
-            } else if now.timeIntervalSince(lastChange) > request.stallTimeout {
+            } else if stalled {
                 killedFor = .killedAfterStall
             }
             if killedFor != nil {

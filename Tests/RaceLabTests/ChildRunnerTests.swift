@@ -210,3 +210,36 @@ final class ChildRunnerTests: XCTestCase {
         XCTAssertTrue(outcome.channelTruncated)
     }
 }
+
+/// The watchdog counts only the time the parent watched.
+final class StallWatchTests: XCTestCase {
+    func testSilenceForTheTimeoutIsAStall() {
+        var watch = StallWatch(timeout: 1)
+        let start = Date()
+        XCTAssertFalse(watch.stalled(signature: "1/5", now: start))
+        var stalled = false
+        for tick in 1...60 { stalled = watch.stalled(signature: "1/5", now: start + Double(tick) * 0.02) }
+        XCTAssertTrue(stalled, "1.2 s of watched silence")
+    }
+
+    func testProgressResetsTheClock() {
+        var watch = StallWatch(timeout: 1)
+        let start = Date()
+        for tick in 0...100 {
+            let signature = "1/\(tick / 25)"  // progress every half second
+            XCTAssertFalse(watch.stalled(signature: signature, now: start + Double(tick) * 0.02))
+        }
+    }
+
+    func testAPauseOfTheWholeMachineIsNotTheChildsSilence() {
+        var watch = StallWatch(timeout: 1)
+        let start = Date()
+        XCTAssertFalse(watch.stalled(signature: "1/5", now: start))
+        // The parent's next look comes 30 s later (suspended machine): not watched time.
+        XCTAssertFalse(watch.stalled(signature: "1/5", now: start + 30))
+        // Then the child really stays silent while the parent watches.
+        var stalled = false
+        for tick in 1...60 { stalled = watch.stalled(signature: "1/5", now: start + 30 + Double(tick) * 0.02) }
+        XCTAssertTrue(stalled)
+    }
+}
