@@ -130,7 +130,9 @@ extension RaceLabCommandLine {
         var grader = Grader(executable: childProgram, seed: try arguments.uint64("seed") ?? UInt64.random(in: 1...999_999),
                             programName: program, root: root)
         grader.jobs = try jobs(arguments)
-        let warnings = StudentFeedback.warnings(for: lab, root: root, executable: childProgram)
+        // The warnings hash the whole kit against its manifest (about 2 s in a debug TSan build):
+        // worked out beside the passes, whose children mostly wait, not before them.
+        let warnings = BackgroundResult { [childProgram] in StudentFeedback.warnings(for: lab, root: root, executable: childProgram) }
         let progressLine = ProgressLine(enabled: isatty(2) != 0)
         let rejections = ExerciseChecks.rejections(of: [lab], root: root,
                                                    buildFolder: childProgram.deletingLastPathComponent())
@@ -144,7 +146,7 @@ extension RaceLabCommandLine {
             grade = grader.grade(lab, variant: variant, stress: plan, onProgress: progressLine.show)
         }
         progressLine.clear()
-        print(StudentFeedback.render(grade, seed: grader.seed, warnings: warnings, hintCount: LessonHints.hints(for: lab).count))
+        print(StudentFeedback.render(grade, seed: grader.seed, warnings: warnings.value, hintCount: LessonHints.hints(for: lab).count))
         if let root {
             let check = StudentProgress.Check(
                 passing: grade.status == .passed, score: grade.score, maxScore: grade.maxScore,

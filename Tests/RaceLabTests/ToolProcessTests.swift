@@ -34,3 +34,18 @@ final class ToolProcessTests: XCTestCase {
         XCTAssertTrue(result.output.hasPrefix("cannot run /nonexistent/tool"), result.output)
     }
 }
+
+final class BackgroundResultTests: XCTestCase {
+    func testTheValueIsWorkedOutBesideTheCaller() {
+        let started = DispatchSemaphore(value: 0), proceed = DispatchSemaphore(value: 0)
+        let result = BackgroundResult { () -> [String] in
+            started.signal()
+            proceed.wait()  // the work cannot end before the caller has gone on
+            return ["kit tampered"]
+        }
+        XCTAssertEqual(started.wait(timeout: .now() + 5), .success, "the work started without waiting for `value`")
+        proceed.signal()
+        XCTAssertEqual(result.value, ["kit tampered"])
+        XCTAssertEqual(result.value, ["kit tampered"], "asked twice, the same value")
+    }
+}
