@@ -10,12 +10,8 @@
 #include <pthread.h>
 #endif
 
-// No TSan instrumentation for plain accesses here, and only relaxed atomics (TSan instruments
-// atomics even in no_sanitize functions, but a relaxed access is no synchronisation for it).
-#define RL_INVISIBLE __attribute__((no_sanitize("thread")))
-#define LOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
-#define STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
-#define ADD(p, v) __atomic_add_fetch((p), (v), __ATOMIC_RELAXED)
+// No TSan instrumentation for plain accesses here, and only relaxed atomics (Invisible.h).
+#include "Invisible.h"
 
 enum { RL_MAX_NAMES = 128, RL_MAX_THREADS = 256 };
 
@@ -107,12 +103,6 @@ RL_INVISIBLE static void note_position(const char *name, int is_main, int64_t hi
     }
 }
 
-RL_INVISIBLE static uint64_t mix64(uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
 RL_INVISIBLE static uint64_t name_hash(const char *name) {
     uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a
     for (const char *p = name; p && *p; p++) h = (h ^ (uint8_t)*p) * 0x100000001b3ULL;
@@ -132,12 +122,12 @@ RL_INVISIBLE void rl_checkpoint_set_holds(int64_t permille, int64_t max_us) {
 RL_INVISIBLE static void jitter(const char *name, int64_t hit, int is_main_thread) {
     int64_t max_us = LOAD(&jitter_max_us);
     if (max_us <= 0) return;
-    uint64_t draw = mix64(LOAD(&jitter_seed) ^ mix64(name_hash(name) + (uint64_t)hit * 0x9E3779B97F4A7C15ULL));
+    uint64_t draw = rl_mix64(LOAD(&jitter_seed) ^ rl_mix64(name_hash(name) + (uint64_t)hit * 0x9E3779B97F4A7C15ULL));
     // Now and then a worker is held much longer: a preemption at a random point, so a window
     // that a near-fix only narrows still opens now and then.
     int64_t permille = LOAD(&hold_permille), hold_us = LOAD(&hold_max_us);
-    if (!is_main_thread && permille > 0 && hold_us > 0 && (int64_t)(mix64(draw) % 1000) < permille) {
-        int64_t us = 1 + (int64_t)(mix64(draw ^ 0x5DEECE66DULL) % (uint64_t)hold_us);
+    if (!is_main_thread && permille > 0 && hold_us > 0 && (int64_t)(rl_mix64(draw) % 1000) < permille) {
+        int64_t us = 1 + (int64_t)(rl_mix64(draw ^ 0x5DEECE66DULL) % (uint64_t)hold_us);
         struct timespec hold = {us / 1000000, (us % 1000000) * 1000};
         nanosleep(&hold, NULL);
         return;

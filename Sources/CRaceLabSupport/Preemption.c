@@ -27,9 +27,7 @@
 // between lab threads (the handler and the sender touch nothing TSan watches), so a race is
 // still a race.
 
-#define RL_INVISIBLE __attribute__((no_sanitize("thread")))
-#define LOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
-#define STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+#include "Invisible.h"
 
 enum { RL_RECENT_THREADS = 32, RL_IDLE_POLL_MAX_US = 250 };
 
@@ -47,14 +45,8 @@ static pthread_t sender;
 static int sender_running;
 #endif
 
-RL_INVISIBLE static uint64_t mix(uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
 RL_INVISIBLE static uint64_t draw(void) {
-    return mix(LOAD(&preempt_seed) + __atomic_add_fetch(&draws, 1, __ATOMIC_RELAXED) * 0x9E3779B97F4A7C15ULL);
+    return rl_mix64(LOAD(&preempt_seed) + __atomic_add_fetch(&draws, 1, __ATOMIC_RELAXED) * 0x9E3779B97F4A7C15ULL);
 }
 
 RL_INVISIBLE void rl_preemption_note_thread(int64_t tid) {

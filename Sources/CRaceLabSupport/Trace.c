@@ -3,7 +3,7 @@
 
 #include <pthread.h>
 
-#define RL_INVISIBLE __attribute__((no_sanitize("thread")))
+#include "Invisible.h"
 
 static rl_trace_header *header;
 static rl_trace_event *events;
