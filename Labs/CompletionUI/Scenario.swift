@@ -8,6 +8,8 @@ import Foundation
 public final class CompletionUIScreen: @unchecked Sendable {
     public let newMessages = ScreenLabel("new messages", text: "-")
     public let spinner = ScreenFlag("spinner")
+    /// A view: released on the main thread, or a fixed variant fails (`ScreenLifetime`).
+    private let lifetime = ScreenLifetime("mail screen")
 
     public init() {}
 }

@@ -8,6 +8,8 @@ import Foundation
 public final class ConcurrentPerformScreen: @unchecked Sendable {
     public let brightness = ScreenLabel("brightness", text: "-")
     public let measuring = ScreenFlag("measuring")
+    /// A view: released on the main thread, or a fixed variant fails (`ScreenLifetime`).
+    private let lifetime = ScreenLifetime("photo screen")
 
     public init() {}
 }

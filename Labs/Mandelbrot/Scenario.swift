@@ -114,6 +114,8 @@ public final class MandelbrotScreen {
     private(set) var needsDisplay = false
     private(set) var frames: [UInt64] = []
     private(set) var closed = false
+    /// A view: released on the main thread, or a fixed variant fails (`ScreenLifetime`).
+    private let lifetime = ScreenLifetime("Mandelbrot view")
 
     init() {}
 

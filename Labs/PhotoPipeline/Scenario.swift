@@ -156,6 +156,8 @@ public final class PhotoPipelineTable {
     weak var dataSource: PhotoPipelineController?
     /// What each visible row shows right now.
     private(set) var shown: [Int: PhotoPipelineCell] = [:]
+    /// A view: released on the main thread, or a fixed variant fails (`ScreenLifetime`).
+    private let lifetime = ScreenLifetime("photo table")
 
     init(rowCount: Int) { self.rowCount = rowCount }
 

@@ -110,6 +110,10 @@ public enum ScenarioDriver {
     static let stressPreemptIntervalMicroseconds: Int64 = 50
     static let stressPreemptSleepMicroseconds: Int64 = 300
 
+    /// After an iteration, how long its screens may take to be released (a block still
+    /// finishing on another thread may hold the last reference).
+    static let screenReleaseWait = 0.5
+
     /// `onIteration` hears each iteration as it starts (with its exploration point, if any);
     /// `onFailure` hears of each invariant failure of `play` as soon as it is recorded.
     @_spi(LabAuthoring) public static func run(
@@ -152,6 +156,7 @@ public enum ScenarioDriver {
             Checkpoint.setHolds(permille: stress ? stressHoldPermille : 0, maxMicroseconds: stressHoldMicroseconds)
             let run = ScenarioRun(mode: plan.mode, iteration: iteration, seed: seed, exploration: exploration, onFailure: onFailure)
             if let point, point.pause == 0 { Checkpoint.armAny(hit: point.hit, limit: ExplorationPoint.timedHold) }
+            ScreenLifetimes.shared.beginIteration(Int64(iteration))
             lab.play(variant: plan.variant, in: run)
             Checkpoint.setJitter(seed: 0, maxMicroseconds: 0)
             Checkpoint.setHolds(permille: 0, maxMicroseconds: 0)
@@ -171,6 +176,22 @@ public enum ScenarioDriver {
                     iteration: iteration,
                     message: "UI rule broken, \(violation.what)",
                     file: violation.file, line: violation.line))
+            }
+            // A screen stands for a view, which must be released on the main thread. A fixed
+            // variant proves it every iteration; elsewhere it is a note (the off-main-dealloc lab
+            // teaches it, and grades its own exercise on it).
+            let strict = lab.lab.variants.first { $0.name == plan.variant }?.kind == .fixed
+            for release in ScreenLifetimes.shared.awaitReleases(of: Int64(iteration), timeout: screenReleaseWait)
+            where !release.onMainThread {
+                let what = "the \(release.screenName) was released on a background thread"
+                if strict {
+                    failures.append(InvariantFailure(
+                        iteration: iteration,
+                        message: "UI rule broken, \(what) (thread \(release.threadID)): its last owner let go of it there",
+                        file: release.file, line: release.line))
+                } else {
+                    noteCounts[what + " (the off-main-dealloc lab)", default: 0] += 1
+                }
             }
             outcome.iterationsRun = iteration
             outcome.failures += failures

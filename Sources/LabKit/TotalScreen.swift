@@ -3,6 +3,8 @@
 public final class TotalScreen: @unchecked Sendable {
     public let total = ScreenLabel("total", text: "0")
     public let recalculating = ScreenFlag("recalculating")
+    /// A view: released on the main thread, or a fixed variant fails (`ScreenLifetime`).
+    private let lifetime = ScreenLifetime("total screen")
 
     public init() {}
 

@@ -1,0 +1,91 @@
+import Dispatch
+import Foundation
+@_spi(LabAuthoring) @testable import LabKit
+import XCTest
+
+/// Owns a screen and lets go of it on the main thread, with the scenario.
+private final class MainThreadOwner {
+    let screen: TotalScreen
+    init(_ screen: TotalScreen) { self.screen = screen }
+}
+
+/// Owns a screen and hands itself to a background block, which is its last owner.
+private final class BackgroundOwner: @unchecked Sendable {
+    let screen: TotalScreen
+    init(_ screen: TotalScreen) {
+        self.screen = screen
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.02) { withExtendedLifetime(self) {} }
+    }
+}
+
+/// Owns a screen and keeps itself alive (a leak).
+private final class KeepingOwner: @unchecked Sendable {
+    static let kept = NSLockedArray()
+    let screen: TotalScreen
+    init(_ screen: TotalScreen) {
+        self.screen = screen
+        Self.kept.withLock { $0.append(self) }
+    }
+}
+
+private final class NSLockedArray: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [AnyObject] = []
+    func withLock(_ body: (inout [AnyObject]) -> Void) { lock.withLock { body(&items) } }
+}
+
+/// A lab for these tests only: the variant decides on which thread the screen dies.
+private enum ScreenReleaseLab: LabScenario {
+    static let info = LabInfo(id: "screen-release", title: "Where a screen dies", source: "tests", bug: "a block is the screen's last owner",
+                              invariants: ["the screen is released on the main thread"], expectedDetectors: [.invariant])
+    static var variants: [LabVariant<TotalScreen, AnyObject>] { [LabVariant(.broken) { BackgroundOwner($0) }] }
+    static var solutions: [LabVariant<TotalScreen, AnyObject>] {
+        [LabVariant(.fixed) { MainThreadOwner($0) }, LabVariant(.fixed, name: "fixed-but-released-off-main") { BackgroundOwner($0) },
+         LabVariant(.fixed, name: "fixed-keeps-its-screen") { KeepingOwner($0) }]
+    }
+    static func play(_ variant: LabVariant<TotalScreen, AnyObject>, in run: ScenarioRun) {
+        _ = variant.make(TotalScreen())
+    }
+}
+
+/// A screen stands for a view, and a view must be released on the main thread: a fixed variant
+/// whose screen dies elsewhere fails (the proof that the reference fixes obey the
+/// off-main-dealloc lesson); any other variant gets a note.
+final class ScreenLifetimeTests: XCTestCase {
+    private let lab = PlayableLab(ScreenReleaseLab.self, exercise: { MainThreadOwner($0) })
+        .adding(LabSolutions(ScreenReleaseLab.self, ScreenReleaseLab.solutions))
+
+    private func run(_ variant: String) -> ScenarioOutcome {
+        XCTAssertTrue(Thread.isMainThread)
+        let plan = ScenarioPlan(lab: "screen-release", variant: variant, mode: .scripted, iterations: 2, seed: 1, stopAtFirstDetection: false)
+        return ScenarioDriver.run(lab, plan: plan)
+    }
+
+    func testAFixedVariantWhoseScreenDiesOnABackgroundThreadFails() {
+        let outcome = run("fixed-but-released-off-main")
+        XCTAssertEqual(outcome.failures.count, 2, "\(outcome.failures)")
+        for failure in outcome.failures {
+            XCTAssertTrue(failure.message.hasPrefix("UI rule broken, the total screen was released on a background thread (thread "), failure.message)
+            XCTAssertEqual(failure.shortLocation.split(separator: ":").first, "TotalScreen.swift", "where the screen's lifetime is declared")
+        }
+    }
+
+    func testAFixedVariantWhoseScreenDiesOnMainPasses() {
+        let outcome = run("fixed")
+        XCTAssertEqual(outcome.failures, [])
+        XCTAssertEqual(outcome.notes, [])
+    }
+
+    func testOtherVariantsGetANoteNotAFailure() {
+        let outcome = run("broken")
+        XCTAssertEqual(outcome.failures, [])
+        XCTAssertEqual(outcome.notes, ["the total screen was released on a background thread (the off-main-dealloc lab) (2 iterations)"])
+    }
+
+    func testAScreenStillAliveAfterTheWaitIsNotJudged() {
+        let outcome = run("fixed-keeps-its-screen")
+        XCTAssertEqual(outcome.failures, [], "released nowhere yet: nothing to judge (a leak is the off-main-dealloc lab's check)")
+        XCTAssertEqual(ScreenLifetimes.shared.drain(), [])
+        KeepingOwner.kept.withLock { $0.removeAll() }
+    }
+}
