@@ -16,63 +16,81 @@ final class PhotoPipelineRecord {
     }
 }
 
-/// Downloads a record's picture and stores it in the record, then tells its owner.
+/// Told on the main thread when an operation is done (the tutorial's delegate protocols).
+protocol PhotoPipelineOperationDelegate: AnyObject {
+    func downloaderDidFinish(_ downloader: PhotoPipelineDownloader)
+    func filtrationDidFinish(_ filtration: PhotoPipelineFiltration)
+}
+
+/// Downloads a record's picture and stores it in the record, then tells its delegate on the
+/// main thread, as the tutorial's ImageDownloader does.
 final class PhotoPipelineDownloader: Operation, @unchecked Sendable {
     let record: PhotoPipelineRecord
     let row: Int
     private let network: PhotoPipelineNetwork
-    var onFinished: ((PhotoPipelineDownloader) -> Void)?
+    // BUG: the tutorial's delegate is an `assign` property: nothing keeps the list screen alive,
+    // and nothing clears this when it goes away. (`unowned` traps where `assign` would read freed
+    // memory.) A download that outlives its screen calls a dead delegate.
+    unowned let delegate: PhotoPipelineOperationDelegate
 
-    init(record: PhotoPipelineRecord, row: Int, network: PhotoPipelineNetwork) {
+    init(record: PhotoPipelineRecord, row: Int, network: PhotoPipelineNetwork, delegate: PhotoPipelineOperationDelegate) {
         self.record = record
         self.row = row
         self.network = network
+        self.delegate = delegate
     }
 
     override func main() {
         if isCancelled { return }
-        // BUG: the download fills the shared record's picture in place, on this thread, while the
-        // table reads the same record on the main thread (cell(forRow:)): a data race, and the
-        // table can draw half a picture. Like a plain "load this URL", it cannot stop half way.
-        let complete = network.download(record.url, into: &record.image)
+        // BUG: like a plain "load this URL", the download cannot stop half way: cancelling a row
+        // that scrolled away only skips what comes after it.
+        var picture: PhotoPipelineImage?
+        let complete = network.download(record.url, into: &picture)
         if isCancelled { return }
-        if !complete {
-            record.isFailed = true  // BUG: the shared record again, written off the main thread.
+        if complete {
+            record.image = picture  // BUG: the shared record, written on this thread while the table reads it on main.
+        } else {
+            record.isFailed = true  // BUG: the shared record again.
         }
-        onFinished?(self)
+        if isCancelled { return }
+        let delegate = self.delegate
+        OperationQueue.main.addOperation { delegate.downloaderDidFinish(self) }
     }
 }
 
-/// Applies the sepia filter to a record's picture, in place, then tells its owner.
+/// Applies the sepia filter to a record's picture, in place, then tells its delegate on the main
+/// thread, as the tutorial's ImageFiltration does.
 final class PhotoPipelineFiltration: Operation, @unchecked Sendable {
     let record: PhotoPipelineRecord
     let row: Int
     private let filter: PhotoPipelineSepiaFilter
-    var onFinished: ((PhotoPipelineFiltration) -> Void)?
+    weak var delegate: PhotoPipelineOperationDelegate?
 
-    init(record: PhotoPipelineRecord, row: Int, filter: PhotoPipelineSepiaFilter) {
+    init(record: PhotoPipelineRecord, row: Int, filter: PhotoPipelineSepiaFilter, delegate: PhotoPipelineOperationDelegate) {
         self.record = record
         self.row = row
         self.filter = filter
+        self.delegate = delegate
     }
 
     override func main() {
         if isCancelled { return }
-        // BUG: nothing made this operation wait for the download. If it runs first, it finds no
-        // picture and gives up without a word (the row stays "in progress", unfiltered); if it
-        // runs half way through the download, it filters half a picture.
-        guard let raw = record.image else { return }
-        guard let sepia = filter.apply(to: raw, isCancelled: { self.isCancelled }) else { return }
+        // BUG: when the download failed there is no picture, and the filter leaves without a
+        // word: its delegate is never told, so the row's filter stays "in progress" for good.
+        guard let raw = record.image else { return }  // BUG: the shared record, read on this thread.
+        guard let sepia = filter.apply(to: raw) else { return }
         if isCancelled { return }
-        record.image = sepia  // BUG: the shared record again, written off the main thread.
+        record.image = sepia  // BUG: the shared record, written on this thread while the table reads it on main.
         record.isFiltered = true
-        onFinished?(self)
+        let delegate = self.delegate
+        OperationQueue.main.addOperation { delegate?.filtrationDidFinish(self) }
     }
 }
 
-/// The list screen, as the tutorial builds it: two queues, two "in progress" dictionaries,
-/// suspend while scrolling, and cancel the rows that scrolled away.
-final class PhotoPipelineBroken: PhotoPipelineController {
+/// The list screen, as the tutorial builds it: two queues, two "in progress" dictionaries kept
+/// on the main thread, a filter that depends on its pending download, suspend while scrolling,
+/// and cancel the rows that scrolled away.
+final class PhotoPipelineBroken: PhotoPipelineController, PhotoPipelineOperationDelegate {
     private let table: PhotoPipelineTable
     private let network: PhotoPipelineNetwork
     private let filter: PhotoPipelineSepiaFilter
@@ -94,7 +112,7 @@ final class PhotoPipelineBroken: PhotoPipelineController {
     }
 
     func cell(forRow row: Int) -> PhotoPipelineCell {
-        let record = records[row]
+        let record = records[row]  // BUG: read on main while an operation may be writing it.
         if let image = record.image { return .photo(image) }
         if record.isFailed { return .failed }
         if !table.isScrolling() { startOperations(for: record, at: row) }
@@ -108,26 +126,28 @@ final class PhotoPipelineBroken: PhotoPipelineController {
 
     private func startDownload(for record: PhotoPipelineRecord, at row: Int) {
         guard downloadsInProgress[row] == nil else { return }
-        let downloader = PhotoPipelineDownloader(record: record, row: row, network: network)
-        downloader.onFinished = { _ in
-            // BUG: this callback runs on the operation's thread, but the bookkeeping belongs to the
-            // main thread (scrolling reads and changes it there). Only the reload goes to main.
-            self.downloadsInProgress[row] = nil
-            OperationQueue.main.addOperation { self.table.reloadRow(row) }
-        }
+        let downloader = PhotoPipelineDownloader(record: record, row: row, network: network, delegate: self)
         downloadsInProgress[row] = downloader
         downloadQueue.addOperation(downloader)
     }
 
     private func startFiltration(for record: PhotoPipelineRecord, at row: Int) {
         guard filtrationsInProgress[row] == nil else { return }
-        let filtration = PhotoPipelineFiltration(record: record, row: row, filter: filter)
-        filtration.onFinished = { _ in
-            self.filtrationsInProgress[row] = nil  // BUG: main-thread bookkeeping, off the main thread.
-            OperationQueue.main.addOperation { self.table.reloadRow(row) }
-        }
+        let filtration = PhotoPipelineFiltration(record: record, row: row, filter: filter, delegate: self)
+        // The filter waits for the row's download, if one is still in progress.
+        if let download = downloadsInProgress[row] { filtration.addDependency(download) }
         filtrationsInProgress[row] = filtration
         filtrationQueue.addOperation(filtration)
+    }
+
+    func downloaderDidFinish(_ downloader: PhotoPipelineDownloader) {
+        table.reloadRow(downloader.row)
+        downloadsInProgress[downloader.row] = nil
+    }
+
+    func filtrationDidFinish(_ filtration: PhotoPipelineFiltration) {
+        table.reloadRow(filtration.row)
+        filtrationsInProgress[filtration.row] = nil
     }
 
     func scrollWillBegin() {

@@ -220,8 +220,8 @@ public enum PhotoPipelineLab: LabScenario {
         id: "photo-pipeline",
         title: "Downloading and filtering photos for a scrolling table",
         source: "seed 001 (ClassicPhotos: download and sepia-filter operations, scrolling)",
-        bug: "operations write the shared photo record while the table reads it, bookkeeping is changed "
-            + "from completion blocks off the main thread, and the filter does not wait for the download",
+        bug: "the tutorial's operations write the shared photo record while the table reads it, and a "
+            + "cancelled download runs to its end (a failed one also leaves its filter behind, unseen)",
         invariants: [
             "every row visible at the end shows its photo filtered exactly once, from its complete download",
             "rows whose download failed show as failed",

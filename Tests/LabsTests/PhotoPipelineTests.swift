@@ -10,20 +10,29 @@ import TSanReports
 import XCTest
 
 /// The photo-pipeline lab beyond the generic checks: the tutorial's design is caught by TSan
-/// (operations sharing the photo records) and by the invariants (unfiltered rows, work after
-/// cancel); the fixed pipeline is clean.
+/// (operations sharing the photo records with the table) and by the invariant on cancelled rows
+/// (a download cannot stop half way); the fixed pipeline is clean.
 final class PhotoPipelineTests: XCTestCase {
-    func testBrokenPipelineSharesRecordsAndFiltersTooEarly() throws {
+    func testTheTutorialsPipelineSharesRecordsAndCannotStopADownload() throws {
         let lab = try XCTUnwrap(testLabs.lab("photo-pipeline"))
-        let settings = RunSettings(executable: LabsTestSupport.child, runs: 1, seed: 21)
+        // Some runs crash first (Foundation on Linux frees a cancelled filter that its download
+        // still points at: the lesson says so); those are caught too, and the others must show both.
+        let settings = RunSettings(executable: LabsTestSupport.child, runs: 4, seed: 21)
         let outcome = LabRunner.run(lab, variant: try XCTUnwrap(lab.variant(named: "broken")), mode: .scripted, settings: settings)
-        let run = try XCTUnwrap(outcome.runs.first)
-        XCTAssertTrue(run.fired(.tsan))
-        let labLines = run.reports.flatMap { $0.frames(under: lab.info.folder.path) }.compactMap(\.shortLocation)
-        XCTAssertTrue(labLines.contains { $0.hasPrefix("Broken.swift") }, "the race is tied to the lab's source: \(labLines)")
-        let messages = run.failures.map(\.message)
-        XCTAssertTrue(messages.contains { $0.contains("unfiltered") || $0.contains("part of its download") }, "\(messages)")
-        XCTAssertTrue(messages.contains { $0.contains("was cancelled") }, "\(messages)")
+        XCTAssertEqual(outcome.runs.count, 4)
+        for run in outcome.runs {
+            XCTAssertTrue(run.fired(.tsan) || run.fired(.crash) || !run.failures.isEmpty, "every run is caught (\(run.reproduce))")
+        }
+        let whole = outcome.runs.filter { !$0.fired(.crash) }
+        XCTAssertFalse(whole.isEmpty, "at least one of 4 runs ends without a crash")
+        for run in whole {
+            let messages = run.failures.map(\.message)
+            XCTAssertTrue(messages.contains { $0.contains("was cancelled") }, "\(messages) (\(run.reproduce))")
+        }
+        // The race on the records shows when a row is drawn while an operation stores into its
+        // record: in most runs, not in every one.
+        let labLines = outcome.runs.flatMap(\.reports).flatMap { $0.frames(under: lab.info.folder.path) }.compactMap(\.shortLocation)
+        XCTAssertTrue(labLines.contains { $0.hasPrefix("Broken.swift") }, "a race tied to the lab's source in 4 runs: \(labLines)")
     }
 
     func testFixedPipelineIsCleanInProcess() throws {
