@@ -12,6 +12,7 @@ import MandelbrotCorpus
 import OffMainDeallocCorpus
 import OnceOnlyInitCorpus
 import PhotoPipelineCorpus
+import PropertyStrategiesCorpus
 import ReaderWriterCorpus
 import StaleResultsCorpus
 import UIOffMainCorpus
@@ -39,4 +40,5 @@ public let corpusCatalog: [LabSolutions] = [
     deadlockCorpus,
     concurrentPerformCorpus,
     completionUICorpus,
+    propertyStrategiesCorpus,
 ]

@@ -24,6 +24,8 @@ import OnceOnlyInit
 import OnceOnlyInitExercises
 import PhotoPipeline
 import PhotoPipelineExercises
+import PropertyStrategies
+import PropertyStrategiesExercises
 import ReaderWriter
 import ReaderWriterExercises
 import StaleResults
@@ -55,6 +57,7 @@ public let labCatalog = PlayableLabRegistry([
     PlayableLab(WorkerThreadLab.self, exercise: makeWorkerThreadExercise),
     PlayableLab(AsyncOperationLab.self, exercise: makeAsyncOperationExercise),
     PlayableLab(CompletionUILab.self, exercise: makeCompletionUIExercise),
+    PlayableLab(PropertyStrategiesLab.self, exercise: makePropertyStrategiesExercise),
     PlayableLab(PhotoPipelineLab.self, exercise: makePhotoPipelineExercise),
     PlayableLab(MandelbrotLab.self, exercise: makeMandelbrotExercise),
 ])

@@ -24,6 +24,8 @@ import OnceOnlyInit
 import OnceOnlyInitSolutions
 import PhotoPipeline
 import PhotoPipelineSolutions
+import PropertyStrategies
+import PropertyStrategiesSolutions
 import ReaderWriter
 import ReaderWriterSolutions
 import StaleResults
@@ -45,6 +47,7 @@ public let solutionCatalog: [LabSolutions] = [
     LabSolutions(CancellationLab.self, CancellationLab.solutions),
     LabSolutions(OffMainDeallocLab.self, OffMainDeallocLab.solutions),
     LabSolutions(PhotoPipelineLab.self, PhotoPipelineLab.solutions),
+    LabSolutions(PropertyStrategiesLab.self, PropertyStrategiesLab.solutions),
     LabSolutions(MandelbrotLab.self, MandelbrotLab.solutions),
     LabSolutions(AsyncOperationLab.self, AsyncOperationLab.solutions),
     LabSolutions(WorkerThreadLab.self, WorkerThreadLab.solutions),
