@@ -42,9 +42,12 @@ say "machine: $(nproc) cores, parallel runs use --jobs $jobs"
 
 if wants run; then
 say "make run, serial then parallel"
-t0=$(now); "$RACELAB" run --all --runs 2 --jobs 1 > "$WORK/run-serial.txt"; t1=$(now)
-"$RACELAB" run --all --runs 2 > "$WORK/run-parallel.txt"; t2=$(now)
-record "make run (run --all --runs 2)" "$(seconds "$t0" "$t1")" "$(seconds "$t1" "$t2")" 60 "whole command"
+# An expectation that fails is reported in the figure's name, not a reason to stop the benchmark.
+t0=$(now); "$RACELAB" run --all --runs 2 --jobs 1 > "$WORK/run-serial.txt" || true; t1=$(now)
+"$RACELAB" run --all --runs 2 > "$WORK/run-parallel.txt" || true; t2=$(now)
+unmet=""
+for f in "$WORK/run-serial.txt" "$WORK/run-parallel.txt"; do grep -q "^All expectations met" "$f" || unmet="; NOT all met: $(basename "$f")"; done
+record "make run (run --all --runs 2)$unmet" "$(seconds "$t0" "$t1")" "$(seconds "$t1" "$t2")" 60 "whole command"
 fi
 
 if wants test; then

@@ -15,8 +15,9 @@ final class ConcurrentPerformFixed: ConcurrentPerformController {
 
     func measure(_ photo: ConcurrentPerformPhoto) {
         screen.measuring.set(true)
-        let screen = self.screen
-        DispatchQueue.global().async {
+        // The block holds the controller weakly and passes it on unloaded: only the main thread
+        // ever holds it (and through it the screen, a view) strongly.
+        DispatchQueue.global().async { [weak self] in
             var rows = [Int](repeating: 0, count: photo.rowCount)
             // FIX: a raw buffer, so each iteration writes only its own element (a Swift array
             // subscripted from several threads is one variable modified by all of them). The
@@ -28,11 +29,13 @@ final class ConcurrentPerformFixed: ConcurrentPerformController {
                 }
             }
             let total = rows.reduce(0, +)  // FIX: combined once, after concurrentPerform returned.
-            DispatchQueue.main.async {
-                screen.brightness.setText(String(total))
-                screen.measuring.set(false)
-            }
+            DispatchQueue.main.async { self?.show(total) }
         }
+    }
+
+    private func show(_ total: Int) {
+        screen.brightness.setText(String(total))
+        screen.measuring.set(false)
     }
 }
 
@@ -48,8 +51,9 @@ final class ConcurrentPerformFixedChunks: ConcurrentPerformController {
 
     func measure(_ photo: ConcurrentPerformPhoto) {
         screen.measuring.set(true)
-        let screen = self.screen
-        DispatchQueue.global().async {
+        // The block holds the controller weakly and passes it on unloaded: only the main thread
+        // ever holds it (and through it the screen, a view) strongly.
+        DispatchQueue.global().async { [weak self] in
             let rowCount = photo.rowCount
             let chunkCount = min(4, rowCount)
             var partials = [Int](repeating: 0, count: chunkCount)
@@ -64,11 +68,13 @@ final class ConcurrentPerformFixedChunks: ConcurrentPerformController {
                 }
             }
             let total = partials.reduce(0, +)  // FIX: the partial sums are combined after the join.
-            DispatchQueue.main.async {
-                screen.brightness.setText(String(total))
-                screen.measuring.set(false)
-            }
+            DispatchQueue.main.async { self?.show(total) }
         }
+    }
+
+    private func show(_ total: Int) {
+        screen.brightness.setText(String(total))
+        screen.measuring.set(false)
     }
 }
 
