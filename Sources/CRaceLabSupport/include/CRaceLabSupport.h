@@ -1,6 +1,7 @@
 #ifndef CRACELAB_SUPPORT_H
 #define CRACELAB_SUPPORT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 // Checkpoints: lab threads report where they are; the scenario driver can pause a thread at a
@@ -81,6 +82,11 @@ int64_t rl_tsan_report_count(void);
 // Synchronization.Mutex made visible to TSan (MutexVisibility.c / .S): 1 when the library's
 // three slow paths were found behind the trampolines, 0 on a toolchain without them.
 int rl_mutex_visibility_installed(void);
+
+// Hashing.
+
+/// SHA-256's block function over `blocks` 64-byte blocks at `data` (SHA256.swift does the rest).
+void rl_sha256_blocks(uint32_t state[8], const uint8_t *data, size_t blocks);
 
 // Process hygiene.
 
