@@ -159,6 +159,7 @@ RL_INVISIBLE int64_t rl_checkpoint_hit(const char *name, int is_main_thread, int
     STORE(&last_activity_ns, now);
     note_position(name, is_main_thread, hit, now);
     rl_trace_note(RL_TRACE_CHECKPOINT, name, hit);
+    rl_preemption_wake();
     int reached = 0;
     if (!is_main_thread) {
         ADD(&worker_hits, 1);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 #if defined(__linux__)
+#include <linux/futex.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -27,7 +28,7 @@
 
 #include "Invisible.h"
 
-enum { RL_RECENT_THREADS = 32, RL_IDLE_POLL_MAX_US = 250 };
+enum { RL_RECENT_THREADS = 32, RL_IDLE_POLL_MAX_US = 250, RL_DOZE_AFTER_US = 5000, RL_DOZE_MAX_US = 5000 };
 
 // Threads off the main thread seen at a checkpoint lately (a ring: old entries are overwritten).
 static int64_t recent_threads[RL_RECENT_THREADS];
@@ -38,6 +39,8 @@ static int64_t interval_max_us, sleep_max_us;
 static uint64_t draws;
 static uint64_t preempt_seed;
 static int64_t signals_sent, signals_handled;
+// 1 while the sender dozes (RL_DOZE_AFTER_US with no lab thread running): a checkpoint hit wakes it.
+static int sender_dozing;
 #if defined(__linux__)
 static pthread_t sender;
 static int sender_running;
@@ -45,6 +48,15 @@ static int sender_running;
 
 RL_INVISIBLE static uint64_t draw(void) {
     return rl_mix64(LOAD(&preempt_seed) + __atomic_add_fetch(&draws, 1, __ATOMIC_RELAXED) * 0x9E3779B97F4A7C15ULL);
+}
+
+RL_INVISIBLE void rl_preemption_wake(void) {
+#if defined(__linux__)
+    // The raw system call, like every other here: TSan sees no synchronisation in it.
+    if (LOAD(&sender_dozing) && __atomic_exchange_n(&sender_dozing, 0, __ATOMIC_RELAXED)) {
+        syscall(SYS_futex, &sender_dozing, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+    }
+#endif
 }
 
 RL_INVISIBLE void rl_preemption_note_thread(int64_t tid) {
@@ -89,6 +101,7 @@ RL_INVISIBLE static void *send_signals(void *unused) {
     // Sleep as briefly as asked (the default slack adds some 50 us to every sleep).
     prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
     int64_t idle_us = 0;  // grows while no lab thread is running: polling costs the machine
+    int64_t quiet_us = 0;  // how long no lab thread has run (roughly: the sleeps since)
     // Per ring slot, the thread last read there and its CPU time then (the sender's alone).
     int64_t seen_tid[RL_RECENT_THREADS] = {0}, seen_ns[RL_RECENT_THREADS] = {0};
     while (LOAD(&preempting)) {
@@ -119,6 +132,19 @@ RL_INVISIBLE static void *send_signals(void *unused) {
         }
         int64_t max_us = LOAD(&interval_max_us);
         if (max_us < 1) max_us = 1;
+        quiet_us = count > 0 ? 0 : quiet_us + idle_us;
+        if (quiet_us >= RL_DOZE_AFTER_US) {
+            // Nothing has run for longer than the longest hold at a checkpoint (between
+            // iterations, mostly): waking 4000 times a second would cost a stress child a fifth
+            // of its CPU. Doze until a checkpoint is hit (rl_preemption_wake) or a while passed.
+            STORE(&sender_dozing, 1);
+            struct timespec doze = {0, RL_DOZE_MAX_US * 1000};
+            syscall(SYS_futex, &sender_dozing, FUTEX_WAIT_PRIVATE, 1, &doze, NULL, 0);
+            // Woken: poll closely again. Timed out: one look, then doze again unless one ran.
+            if (!__atomic_exchange_n(&sender_dozing, 0, __ATOMIC_RELAXED)) quiet_us = 0;
+            idle_us = 0;
+            continue;
+        }
         idle_us = sent ? 0 : (idle_us == 0 ? max_us : (idle_us * 2 > RL_IDLE_POLL_MAX_US ? RL_IDLE_POLL_MAX_US : idle_us * 2));
         raw_sleep_us(sent ? 1 + (int64_t)(draw() % (uint64_t)max_us) : idle_us);
     }
@@ -161,6 +187,7 @@ RL_INVISIBLE void rl_preemption_stop(void) {
 #if defined(__linux__)
     if (!LOAD(&sender_running)) return;
     STORE(&preempting, 0);
+    rl_preemption_wake();
     pthread_join(sender, NULL);
     STORE(&sender_running, 0);
 #endif

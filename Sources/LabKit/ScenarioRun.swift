@@ -128,7 +128,7 @@ public final class ScenarioRun {
         let end = Date(timeIntervalSinceNow: timeout)
         while !condition() {
             if Date() >= end { return false }
-            RunLoop.main.run(until: Date(timeIntervalSinceNow: 0.001))
+            RunLoop.main.run(until: Date(timeIntervalSinceNow: 0.002))
         }
         return true
     }

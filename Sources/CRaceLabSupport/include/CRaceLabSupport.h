@@ -68,6 +68,8 @@ int rl_preemption_start(uint64_t seed, int64_t interval_us, int64_t sleep_us);
 void rl_preemption_stop(void);
 /// Called at each checkpoint hit off the main thread: the thread is one to preempt.
 void rl_preemption_note_thread(int64_t tid);
+/// Called at every checkpoint hit: a sender dozing while no lab thread ran wakes up.
+void rl_preemption_wake(void);
 /// Signals sent, and handled (the thread slept), since the process began.
 int64_t rl_preemption_signals_sent(void);
 int64_t rl_preemption_signals_handled(void);
