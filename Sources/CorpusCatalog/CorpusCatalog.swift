@@ -12,6 +12,7 @@ import MandelbrotCorpus
 import OffMainDeallocCorpus
 import OnceOnlyInitCorpus
 import PhotoPipelineCorpus
+import PriorityInversionCorpus
 import PropertyStrategiesCorpus
 import ReaderWriterCorpus
 import StaleResultsCorpus
@@ -41,4 +42,5 @@ public let corpusCatalog: [LabSolutions] = [
     concurrentPerformCorpus,
     completionUICorpus,
     propertyStrategiesCorpus,
+    priorityInversionCorpus,
 ]

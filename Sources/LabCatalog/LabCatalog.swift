@@ -24,6 +24,8 @@ import OnceOnlyInit
 import OnceOnlyInitExercises
 import PhotoPipeline
 import PhotoPipelineExercises
+import PriorityInversion
+import PriorityInversionExercises
 import PropertyStrategies
 import PropertyStrategiesExercises
 import ReaderWriter
@@ -57,6 +59,7 @@ public let labCatalog = PlayableLabRegistry([
     PlayableLab(WorkerThreadLab.self, exercise: makeWorkerThreadExercise),
     PlayableLab(AsyncOperationLab.self, exercise: makeAsyncOperationExercise),
     PlayableLab(CompletionUILab.self, exercise: makeCompletionUIExercise),
+    PlayableLab(PriorityInversionLab.self, exercise: makePriorityInversionExercise),
     PlayableLab(PropertyStrategiesLab.self, exercise: makePropertyStrategiesExercise),
     PlayableLab(PhotoPipelineLab.self, exercise: makePhotoPipelineExercise),
     PlayableLab(MandelbrotLab.self, exercise: makeMandelbrotExercise),

@@ -24,6 +24,8 @@ import OnceOnlyInit
 import OnceOnlyInitSolutions
 import PhotoPipeline
 import PhotoPipelineSolutions
+import PriorityInversion
+import PriorityInversionSolutions
 import PropertyStrategies
 import PropertyStrategiesSolutions
 import ReaderWriter
@@ -47,6 +49,7 @@ public let solutionCatalog: [LabSolutions] = [
     LabSolutions(CancellationLab.self, CancellationLab.solutions),
     LabSolutions(OffMainDeallocLab.self, OffMainDeallocLab.solutions),
     LabSolutions(PhotoPipelineLab.self, PhotoPipelineLab.solutions),
+    LabSolutions(PriorityInversionLab.self, PriorityInversionLab.solutions),
     LabSolutions(PropertyStrategiesLab.self, PropertyStrategiesLab.solutions),
     LabSolutions(MandelbrotLab.self, MandelbrotLab.solutions),
     LabSolutions(AsyncOperationLab.self, AsyncOperationLab.solutions),

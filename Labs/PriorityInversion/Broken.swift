@@ -1,0 +1,68 @@
+import Foundation
+import LabKit
+
+/// One decode, as an operation: the photo is ready once the operation finished.
+final class PriorityInversionBrokenDecode: Operation, @unchecked Sendable {
+    let photoName: String
+    private let decoder: PriorityInversionDecoder
+    private(set) var photo: DecodedPhoto?  // written in main(), read by operations that depend on this one
+
+    init(name: String, decoder: PriorityInversionDecoder) {
+        self.photoName = name
+        self.decoder = decoder
+    }
+
+    override func main() {
+        guard !isCancelled else { return }
+        photo = decoder.decode(photoName)
+    }
+}
+
+/// The photo browser: every decode goes through one queue that runs one operation at a time
+/// (the decoder has a single buffer). Thumbnails on screen are normal priority; guesses about
+/// what the user opens next are very low, so they never hold up what the user is looking at.
+final class PriorityInversionBroken: PriorityInversionController {
+    private let screen: PriorityInversionScreen
+    private let decoder: PriorityInversionDecoder
+    private let queue: OperationQueue = {
+        let queue = OperationQueue()
+        queue.name = "photo decoding"
+        queue.maxConcurrentOperationCount = 1
+        return queue
+    }()
+    private var prefetches: [String: PriorityInversionBrokenDecode] = [:]  // main thread only
+
+    init(environment: PriorityInversionEnvironment) {
+        screen = environment.screen
+        decoder = environment.decoder
+    }
+
+    func showThumbnails(_ names: [String]) {
+        for name in names {
+            queue.addOperation(PriorityInversionBrokenDecode(name: name, decoder: decoder))  // .normal
+        }
+    }
+
+    func prefetch(_ names: [String]) {
+        for name in names {
+            let decode = PriorityInversionBrokenDecode(name: name, decoder: decoder)
+            decode.queuePriority = .veryLow
+            prefetches[name] = decode
+            queue.addOperation(decode)
+        }
+    }
+
+    func open(_ name: String) {
+        guard let decode = prefetches[name] else { return }
+        let show = BlockOperation { [screen] in
+            if let photo = decode.photo { screen.show(photo) }
+        }
+        show.queuePriority = .veryHigh
+        // BUG: priority inversion. The very-high-priority `show` waits for `decode`, which is still
+        // very low: the queue starts every waiting normal-priority thumbnail (and any older prefetch)
+        // first, while the user stares at an empty screen. A priority is not passed on to what an
+        // operation depends on.
+        show.addDependency(decode)
+        OperationQueue.main.addOperation(show)
+    }
+}
