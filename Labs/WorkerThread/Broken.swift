@@ -3,7 +3,7 @@ import LabKit
 
 /// The seed's first worker: start() creates the thread and returns; the thread sets itself up,
 /// then runs its run loop for a short while, again and again, forever. Here it at least checks a
-/// stop flag between two naps, or it could never end at all.
+/// stop flag between two runs, or it could never end at all.
 final class WorkerThreadBroken: WorkerThreadController {
     private let environment: WorkerEnvironment
     private var thread: pthread_t?
@@ -26,8 +26,9 @@ final class WorkerThreadBroken: WorkerThreadController {
     private func threadMain() {
         let loop = environment.setUpRunLoop()
         runLoop = loop
-        // BUG: wakes up every 10 ms (every second in the seed) even with nothing to do. Polling is
-        // also the only way this thread can notice that it should stop.
+        // BUG: the loop has no source, so run(until:) returns at once instead of waiting: the thread
+        // spins, waking up again and again with nothing to do (the seed's runUntilDate: does the
+        // same). Polling is also the only way this thread can notice that it should stop.
         while !stopRequested {
             loop.run(until: Date(timeIntervalSinceNow: 0.01))
         }

@@ -8,7 +8,7 @@ import WorkerThread
 /// Keep the class name and its three methods.
 /// The seed's first worker: start() creates the thread and returns; the thread sets itself up,
 /// then runs its run loop for a short while, again and again, forever. Here it at least checks a
-/// stop flag between two naps, or it could never end at all.
+/// stop flag between two runs, or it could never end at all.
 final class WorkerThreadExercise: WorkerThreadController {
     private let environment: WorkerEnvironment
     private var thread: pthread_t?
@@ -31,8 +31,9 @@ final class WorkerThreadExercise: WorkerThreadController {
     private func threadMain() {
         let loop = environment.setUpRunLoop()
         runLoop = loop
-        // TODO (was BUG): wakes up every 10 ms (every second in the seed) even with nothing to do. Polling is
-        // also the only way this thread can notice that it should stop.
+        // TODO (was BUG): the loop has no source, so run(until:) returns at once instead of waiting: the thread
+        // spins, waking up again and again with nothing to do (the seed's runUntilDate: does the
+        // same). Polling is also the only way this thread can notice that it should stop.
         while !stopRequested {
             loop.run(until: Date(timeIntervalSinceNow: 0.01))
         }

@@ -2,8 +2,9 @@ import Foundation
 import LabKit
 import WorkerThread
 
-/// The seed's final worker: start() waits until the thread is ready, the thread sleeps until
-/// work or a stop arrives, and stop() wakes it and joins it.
+/// The seed's final worker: start() waits until the thread is ready, the thread's loop has a
+/// source of its own and sleeps until work or a stop arrives, and stop() sends the stop to the
+/// thread itself, then joins it.
 final class WorkerThreadFixed: WorkerThreadController {
     private let environment: WorkerEnvironment
     /// Signalled by the worker thread once its run loop exists.
@@ -21,19 +22,25 @@ final class WorkerThreadFixed: WorkerThreadController {
         guard thread == nil else { return }
         ready.lock()
         thread = startJoinableThread { self.threadMain() }
-        // FIX: return only once the thread can take work.
+        // FIX: return only once the thread can take work. The wait is in a loop that checks what it
+        // waits for: a condition may wake up with no signal (NSCondition's documentation warns of
+        // it), and a single wait(), as in the seed, would then return too early.
         while runLoop == nil { ready.wait() }
         ready.unlock()
     }
 
     private func threadMain() {
         let loop = environment.setUpRunLoop()
+        // FIX: a source of the thread's own (it does nothing): without one, the loop has nothing
+        // to wait for, and run() would return at once instead of sleeping.
+        loop.addSource()
         ready.lock()
         runLoop = loop
         ready.signal()
         ready.unlock()
         // FIX: sleep until there is work or a stop; no timeout, so no idle wake-ups.
         loop.run()
+        loop.removeSource()
         environment.cleanUp()
     }
 
@@ -43,8 +50,10 @@ final class WorkerThreadFixed: WorkerThreadController {
 
     func stop() {
         guard let thread, let runLoop else { return }
-        // FIX: wake the sleeping loop; it runs the jobs already sent, then returns.
-        runLoop.stop()
+        // FIX: the stop is a job for the worker thread, after the jobs already sent, so it runs
+        // inside the loop's run. Called from here, stop() could come before the thread has begun
+        // to run its loop (right after start(), say), and a stop outside a run is lost.
+        runLoop.perform { JobRunLoop.current.stop() }
         // FIX: return only once the thread has ended, clean-up included (join semantics).
         pthread_join(thread, nil)
         self.thread = nil

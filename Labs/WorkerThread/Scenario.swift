@@ -2,18 +2,47 @@ import Foundation
 @_spi(LabAuthoring) import LabKit
 
 /// A stand-in for a thread's run loop (RunLoop / CFRunLoop on Apple platforms): jobs posted from
-/// any thread run, in order, on the thread that runs the loop.
+/// any thread run, in order, on the thread that runs the loop. It keeps the two rules of a real
+/// run loop that seed 004 works around:
+/// - **A loop with no source does not sleep.** `run()` returns at once and `run(until:)` returns
+///   without waiting, so a thread that calls it again and again spins. (Core Foundation returns
+///   `kCFRunLoopRunFinished` when the mode has no source.) A source of one's own, even one that
+///   does nothing (`addSource()`), keeps the loop asleep until there is work.
+/// - **A stop ends the run in progress, and only that one.** `stop()` on a loop that is not
+///   running at that moment (its thread has not entered `run()` yet, or is between two
+///   `run(until:)` calls) is lost: the next run starts afresh. (Core Foundation clears its stop
+///   flag at the start of every run.) A stop sent as a job to the loop's own thread always lands
+///   inside a run, which is why the seed stops the loop on its own thread.
 ///
 /// Its own lock is real synchronisation, as inside a real run loop: a job sees what its sender
 /// wrote before posting it. Everything a worker keeps around the loop is the variant's business.
 public final class JobRunLoop: @unchecked Sendable {
     private let condition = NSCondition()
     private var jobs: [() -> Void] = []
-    private var stopped = false
+    private var sources = 0
+    private var running = false  // inside run() or run(until:)
+    private var stopRequested = false  // for the run in progress only
 
     fileprivate init() {}
 
-    /// Any thread: queue `job` and wake the loop.
+    /// The calling thread's loop, made on first use (CFRunLoopGetCurrent).
+    public static var current: JobRunLoop {
+        let storage = Thread.current.threadDictionary
+        if let loop = storage[currentKey] as? JobRunLoop { return loop }
+        let loop = JobRunLoop()
+        storage[currentKey] = loop
+        return loop
+    }
+    private static let currentKey = "racelab.JobRunLoop.current"
+
+    /// A source that does nothing but keep the loop asleep while there is no work (the seed's
+    /// do-nothing source; CFRunLoopAddSource). Any thread.
+    public func addSource() { condition.withLock { sources += 1 } }
+
+    /// Removes a source added by `addSource()` (CFRunLoopRemoveSource). Any thread.
+    public func removeSource() { condition.withLock { sources = max(0, sources - 1) } }
+
+    /// Any thread: queue `job` for the loop's thread and wake the loop (performSelector:onThread:).
     public func perform(_ job: @escaping () -> Void) {
         condition.lock()
         jobs.append(job)
@@ -21,41 +50,63 @@ public final class JobRunLoop: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// The loop's thread: run jobs as they come, sleeping while there are none, until `stop()`.
-    /// Jobs posted before the stop still run first. (CFRunLoopRun.)
+    /// The loop's thread: run jobs as they come, sleeping while there are none, until `stop()`
+    /// (CFRunLoopRun). Returns at once when the loop has no source and no job waiting.
     public func run() {
+        // Where a stop from another thread can miss the run: the thread is about to run the loop.
+        // A correct stop() may wait for this very thread, so a scripted pause here ends by itself.
+        Checkpoint.hit("runloop.enter", pauseLimit: 0.2)
+        condition.lock()
+        running = true
+        stopRequested = false
         while true {
-            condition.lock()
-            while jobs.isEmpty && !stopped { condition.wait() }
+            while jobs.isEmpty && !stopRequested && sources > 0 { condition.wait() }
+            if jobs.isEmpty { break }  // stopped, or no source left: the run is over
+            // Jobs that came before the stop was seen still run (as a real loop handles the
+            // sources that woke it before it looks at its stop flag).
             let batch = jobs
             jobs.removeAll()
             condition.unlock()
-            if batch.isEmpty { return }  // stopped, and nothing left to do
             for job in batch { job() }
+            condition.lock()
         }
+        running = false
+        condition.unlock()
     }
 
-    /// The loop's thread: wait for jobs until `deadline` (or a stop), run what came, return.
-    /// (runMode:beforeDate:.) Returning at the deadline with nothing done is an idle wake-up:
-    /// the thread woke up, used the CPU, and went back to sleep for nothing. They are counted.
+    /// The loop's thread: wait for a job until `deadline` (or a stop), run what came, return
+    /// (runMode:beforeDate:). With no source it does not wait at all. Returning with nothing done
+    /// is an idle wake-up: the thread woke up, used the CPU, and went back to sleep for nothing.
+    /// They are counted. (A real loop with no source spins at full speed; this one naps 0.2 ms
+    /// between two returns so that the harness beside it still gets the CPU.)
     public func run(until deadline: Date) {
         condition.lock()
+        running = true
+        stopRequested = false
         var timedOut = false
-        while jobs.isEmpty && !stopped && !timedOut {
+        while jobs.isEmpty && !stopRequested && sources > 0 && !timedOut {
             timedOut = !condition.wait(until: deadline)
         }
         let batch = jobs
         jobs.removeAll()
+        let spun = batch.isEmpty && sources == 0
         condition.unlock()
-        if batch.isEmpty && timedOut { WorkerThreadLab.workerDid("worker.idle-wakeup") }
         for job in batch { job() }
+        condition.withLock { running = false }
+        if batch.isEmpty && (timedOut || spun) { WorkerThreadLab.workerDid("worker.idle-wakeup") }
+        if spun { usleep(200) }
     }
 
-    /// Any thread: make `run()` return (after the jobs already posted). (CFRunLoopStop.)
+    /// Ends the run in progress (CFRunLoopStop): `run()` returns once the jobs already queued are
+    /// done. Any thread, but a stop while the loop is not running is lost (counted).
     public func stop() {
         condition.lock()
-        stopped = true
-        condition.broadcast()
+        if running {
+            stopRequested = true
+            condition.broadcast()
+        } else {
+            Checkpoint.hit("runloop.stop-lost")
+        }
         condition.unlock()
     }
 }
@@ -69,7 +120,7 @@ public final class WorkerEnvironment: Sendable {
     public func setUpRunLoop() -> JobRunLoop {
         // A correct start() waits for this very thread, so a scripted pause here must end by itself.
         Checkpoint.hit("worker.setup", pauseLimit: 0.2)
-        return JobRunLoop()
+        return JobRunLoop.current
     }
 
     /// The worker thread's clean-up: the last thing it does before it ends. It takes a while (it
@@ -123,15 +174,17 @@ public enum WorkerThreadLab: LabScenario {
         id: "worker-thread",
         title: "A long-lived worker thread that is never quite ready, never quite asleep, never quite gone",
         source: "seed 004 (a thread with a run loop, started and stopped cleanly)",
-        bug: "start() returns before the thread can take work (the first job is lost); the idle thread wakes up every 10 ms to poll a stop flag; stop() returns at once and nobody waits for the thread to end",
+        bug: "start() returns before the thread can take work (the first job is lost); the run loop has no source, so the idle thread spins, polling a stop flag; stop() returns at once and nobody waits for the thread to end",
         invariants: [
             "a job sent right after start() returns is not lost",
             "an idle worker does not wake up: 0 idle wake-ups over a quiet period",
             "every job sent before stop() has run when stop() returns",
             "when stop() returns the thread has finished its clean-up; nothing from it happens afterwards",
+            "a stop() right after start() ends the worker too (a stop that misses the loop's run hangs: the watchdog)",
             "no thread is left unjoined (ThreadSanitizer: thread leak)",
         ],
-        expectedDetectors: [.invariant, .tsan]
+        expectedDetectors: [.invariant, .tsan],
+        watchdogSeconds: 3
     )
 
     public static let variants: [LabVariant<WorkerEnvironment, WorkerThreadController>] = [
@@ -201,5 +254,23 @@ public enum WorkerThreadLab: LabScenario {
         run.spin(for: run.mode == .scripted ? 0.05 : 0.002)
         let afterStop = Checkpoint.hits("worker.after-stop")
         run.expect(afterStop == 0, "the worker thread was still at work after stop() returned (\(afterStop) job(s), wake-up(s) or clean-up)")
+
+        // 5. Another worker, stopped the moment start() returned: its thread may not be running
+        // its loop yet. Scripted: it is held just before it runs the loop while stop() is called.
+        // A stop sent to the thread waits in its queue and lands; a stop called on the loop from
+        // here is lost, and a stop() that then waits for the thread waits for ever (the watchdog).
+        let brief = variant.make(WorkerEnvironment())
+        let cleanUpsBefore = Checkpoint.hits("worker.cleanup")
+        run.user("starts another worker", brief.start)
+        switch run.mode {
+        case .scripted:
+            let enteringLoop = run.pause(at: "runloop.enter", hit: Checkpoint.hits("runloop.enter") + 1)
+            enteringLoop.whilePaused(maxWait: 0.3) { run.user("stops it at once", brief.stop) }
+        case .stress:
+            run.randomPause(upTo: 1)
+            run.user("stops it at once", brief.stop)
+        }
+        run.expect(Checkpoint.hits("worker.cleanup") == cleanUpsBefore + 1,
+                   "stop(), called right after start() returned, returned before that worker had finished its clean-up")
     }
 }

@@ -41,8 +41,30 @@ final class ThreadLifecycleLabsTests: XCTestCase {
         XCTAssertTrue(messages.contains("the job sent right after start() returned never ran: it was lost"), "\(messages)")
         XCTAssertTrue(messages.contains { $0.hasPrefix("the idle worker woke up") }, "\(messages)")
         XCTAssertTrue(messages.contains("stop() returned before the worker thread had finished its clean-up"), "\(messages)")
-        XCTAssertGreaterThan(run.metrics["idle wake-ups"] ?? 0, 5, "about one wake-up per 10 ms of a 100 ms quiet period")
+        XCTAssertGreaterThan(run.metrics["idle wake-ups"] ?? 0, 5, "a loop with no source spins: many wake-ups in a 100 ms quiet period")
         XCTAssertTrue(run.reports.contains { $0.kind == .threadLeak }, "a joinable thread nobody joined: \(run.reports.map(\.title))")
         XCTAssertTrue(run.reports.contains { $0.kind == .dataRace }, "the stop flag and the run loop reference race")
+    }
+}
+
+/// worker-thread's stand-in keeps two rules of a real run loop: with no source it does not sleep,
+/// and a stop outside a run is lost. The scenario's "stop at once" step must catch a stop called
+/// from the caller's thread (it hangs: the watchdog) and a loop without a source (jobs lost).
+final class WorkerThreadRunLoopRulesTests: XCTestCase {
+    func testAStopFromTheCallersThreadRightAfterStartIsLostAndHangs() throws {
+        try LabsTestSupport.requireSolutions(try XCTUnwrap(testLabs.lab("worker-thread")))  // the corpus ships with them
+        let started = Date()
+        let result = try LabsTestSupport.runRacelab(["run", "worker-thread", "--variant", "wrong-stop-from-caller", "--mode", "scripted", "--runs", "1", "--seed", "23"])
+        XCTAssertEqual(result.status, 0, "expected: detected\n\(result.stdout)\(result.stderr)")
+        XCTAssertTrue(result.stdout.contains("hang: no progress, killed by the watchdog"), "stop() joins a thread whose loop never got the stop:\n\(result.stdout)")
+        XCTAssertTrue(result.stdout.contains("main thread at runloop.stop-lost"), "the hang shows where the stop went:\n\(result.stdout)")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 15, "the lab's 3 s watchdog keeps a hung run short")
+    }
+
+    func testALoopWithNoSourceEndsAtOnceAndLosesTheJobs() throws {
+        try LabsTestSupport.requireSolutions(try XCTUnwrap(testLabs.lab("worker-thread")))
+        let result = try LabsTestSupport.runRacelab(["run", "worker-thread", "--variant", "wrong-no-source", "--mode", "scripted", "--runs", "1", "--seed", "24"])
+        XCTAssertEqual(result.status, 0, "expected: detected\n\(result.stdout)\(result.stderr)")
+        XCTAssertTrue(result.stdout.contains("the job sent right after start() returned never ran: it was lost"), result.stdout)
     }
 }

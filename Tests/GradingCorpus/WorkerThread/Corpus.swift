@@ -10,4 +10,6 @@ public let workerThreadCorpus = LabSolutions(WorkerThreadLab.self, [
     LabVariant(.wrongFix, name: "wrong-keeps-polling") { WorkerThreadWrongKeepsPolling(environment: $0) },
     LabVariant(.wrongFix, name: "wrong-detach-in-stop") { WorkerThreadWrongDetachInStop(environment: $0) },
     LabVariant(.wrongFix, name: "wrong-unlocked-ready-wait") { WorkerThreadWrongUnlockedReadyWait(environment: $0) },
+    LabVariant(.wrongFix, name: "wrong-no-source") { WorkerThreadWrongNoSource(environment: $0) },
+    LabVariant(.wrongFix, name: "wrong-stop-from-caller") { WorkerThreadWrongStopFromCaller(environment: $0) },
 ])

@@ -1,7 +1,7 @@
 // VALID: start() does not wait; instead send() keeps jobs in a locked list until the thread has
 // made its run loop, and the thread hands them to the loop, in order, the moment it exists. The
-// loop sleeps until work or a stop; stop() stops it (or asks the thread to, if the loop is not
-// made yet) and joins the thread.
+// loop (with a do-nothing source) sleeps until work or a stop; stop() sends the stop to the thread
+// (or leaves it for the thread to send itself, if the loop is not made yet) and joins the thread.
 import Foundation
 import LabKit
 import WorkerThread
@@ -25,11 +25,12 @@ final class WorkerThreadValidBufferUntilReady: WorkerThreadController {
 
     private func threadMain() {
         let loop = environment.setUpRunLoop()
+        loop.addSource()
         lock.withLock {
             runLoop = loop
             for job in pending { loop.perform(job) }
             pending.removeAll()
-            if stopRequested { loop.stop() }
+            if stopRequested { loop.perform { loop.stop() } }
         }
         loop.run()
         environment.cleanUp()
@@ -45,7 +46,7 @@ final class WorkerThreadValidBufferUntilReady: WorkerThreadController {
         guard let thread else { return }
         lock.withLock {
             stopRequested = true
-            runLoop?.stop()
+            runLoop?.perform { JobRunLoop.current.stop() }
         }
         pthread_join(thread, nil)
         self.thread = nil

@@ -1,6 +1,7 @@
 // VALID: the run loop is kept in a Synchronization.Mutex; start() waits for the thread by
 // checking it under the lock with short sleeps (the thread, not start(), is what may be slow);
-// the loop sleeps until work or a stop; stop() stops it and joins the thread.
+// the loop (with a do-nothing source) sleeps until work or a stop; stop() sends the stop to the
+// thread and joins it.
 import Foundation
 import LabKit
 import Synchronization
@@ -19,6 +20,7 @@ final class WorkerThreadValidMutexAndPollingStart: WorkerThreadController {
         guard thread == nil else { return }
         thread = startJoinableThread {
             let loop = self.environment.setUpRunLoop()
+            loop.addSource()
             self.runLoop.withLock { $0 = loop }
             loop.run()
             self.environment.cleanUp()
@@ -32,7 +34,7 @@ final class WorkerThreadValidMutexAndPollingStart: WorkerThreadController {
 
     func stop() {
         guard let thread, let loop = runLoop.withLock({ $0 }) else { return }
-        loop.stop()
+        loop.perform { JobRunLoop.current.stop() }
         pthread_join(thread, nil)
         self.thread = nil
     }

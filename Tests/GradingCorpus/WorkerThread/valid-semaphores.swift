@@ -1,5 +1,6 @@
 // VALID: two DispatchSemaphores: start() waits on one until the thread has made its run loop;
-// the loop sleeps until work or a stop comes; stop() stops the loop and joins the thread.
+// the loop (with a do-nothing source) sleeps until work or a stop comes; stop() sends the stop to
+// the thread and joins it.
 import Dispatch
 import Foundation
 import LabKit
@@ -19,6 +20,7 @@ final class WorkerThreadValidSemaphores: WorkerThreadController {
         guard thread == nil else { return }
         thread = startJoinableThread {
             let loop = self.environment.setUpRunLoop()
+            loop.addSource()
             self.runLoop = loop
             self.ready.signal()
             loop.run()
@@ -33,7 +35,7 @@ final class WorkerThreadValidSemaphores: WorkerThreadController {
 
     func stop() {
         guard let thread, let runLoop else { return }
-        runLoop.stop()
+        runLoop.perform { JobRunLoop.current.stop() }
         pthread_join(thread, nil)
         self.thread = nil
         self.runLoop = nil

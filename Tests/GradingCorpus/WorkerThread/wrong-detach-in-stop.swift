@@ -25,6 +25,7 @@ final class WorkerThreadWrongDetachInStop: WorkerThreadController {
 
     private func threadMain() {
         let loop = environment.setUpRunLoop()
+        loop.addSource()
         ready.lock()
         runLoop = loop
         ready.signal()
@@ -39,7 +40,7 @@ final class WorkerThreadWrongDetachInStop: WorkerThreadController {
 
     func stop() {
         guard let thread, let runLoop else { return }
-        runLoop.stop()
+        runLoop.perform { JobRunLoop.current.stop() }
         pthread_detach(thread)
         self.thread = nil
         self.runLoop = nil

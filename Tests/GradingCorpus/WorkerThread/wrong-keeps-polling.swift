@@ -26,6 +26,7 @@ final class WorkerThreadWrongKeepsPolling: WorkerThreadController {
 
     private func threadMain() {
         let loop = environment.setUpRunLoop()
+        loop.addSource()
         state.lock()
         runLoop = loop
         state.signal()

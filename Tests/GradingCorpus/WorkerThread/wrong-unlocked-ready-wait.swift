@@ -18,6 +18,7 @@ final class WorkerThreadWrongUnlockedReadyWait: WorkerThreadController {
         guard thread == nil else { return }
         thread = startJoinableThread {
             let loop = self.environment.setUpRunLoop()
+            loop.addSource()
             self.runLoop = loop
             loop.run()
             self.environment.cleanUp()
@@ -31,7 +32,7 @@ final class WorkerThreadWrongUnlockedReadyWait: WorkerThreadController {
 
     func stop() {
         guard let thread, let runLoop else { return }
-        runLoop.stop()
+        runLoop.perform { JobRunLoop.current.stop() }
         pthread_join(thread, nil)
         self.thread = nil
         self.runLoop = nil
