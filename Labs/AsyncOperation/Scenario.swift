@@ -111,6 +111,7 @@ public enum AsyncOperationLab: LabScenario {
             "the queue drains (a child that waits for it forever is caught as a hang)",
         ],
         expectedDetectors: [.tsan, .invariant, .hang],
+        defaultIterations: [.scripted: 3, .stress: 100],
         // The broken variant leaves the queue waiting forever: catch that quickly.
         watchdogSeconds: 3
     )

@@ -18,7 +18,8 @@ public enum CancellationLab: LabScenario {
             "a superseded recalculation may finish the step it is in, and starts no other (under random timing, where it may be just past its check, one more at most)",
             "once quiet, the total shown is the sum of the current list (a cancelled sum never shows)",
         ],
-        expectedDetectors: [.invariant]
+        expectedDetectors: [.invariant],
+        defaultIterations: [.scripted: 3, .stress: 100]
     )
 
     public static let variants: [LabVariant<ListAppEnvironment, CancellationController>] = [

@@ -19,7 +19,8 @@ public enum ListAdderLab: LabScenario {
             "the process does not crash",
             "the total shown is the sum of a list the user actually had",
         ],
-        expectedDetectors: [.tsan, .crash]
+        expectedDetectors: [.tsan, .crash],
+        defaultIterations: [.scripted: 3, .stress: 100]
     )
 
     public static let variants: [LabVariant<ListAppEnvironment, ListAdderController>] = [

@@ -23,7 +23,8 @@ public enum OffMainDeallocLab: LabScenario {
             "no callback updates a screen after it was dismissed",
             "a dismissed controller is deallocated once its work settles (no leak)",
         ],
-        expectedDetectors: [.invariant]
+        expectedDetectors: [.invariant],
+        defaultIterations: [.scripted: 3, .stress: 100]
     )
 
     public static let variants: [LabVariant<ListAppEnvironment, OffMainDeallocController>] = [

@@ -16,7 +16,8 @@ public enum UIOffMainLab: LabScenario {
             "every UI access happens on the main thread",
             "once quiet, the total shown is the sum of the list",
         ],
-        expectedDetectors: [.invariant]
+        expectedDetectors: [.invariant],
+        defaultIterations: [.scripted: 3, .stress: 100]
     )
 
     public static let variants: [LabVariant<ListAppEnvironment, UIOffMainController>] = [

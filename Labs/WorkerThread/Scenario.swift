@@ -55,7 +55,7 @@ public final class JobRunLoop: @unchecked Sendable {
     public func run() {
         // Where a stop from another thread can miss the run: the thread is about to run the loop.
         // A correct stop() may wait for this very thread, so a scripted pause here ends by itself.
-        Checkpoint.hit("runloop.enter", pauseLimit: 0.2)
+        Checkpoint.hit("runloop.enter", pauseLimit: 0.05)
         condition.lock()
         running = true
         stopRequested = false
@@ -119,7 +119,7 @@ public final class WorkerEnvironment: Sendable {
     /// thread's run loop. Call it on the worker thread, first thing.
     public func setUpRunLoop() -> JobRunLoop {
         // A correct start() waits for this very thread, so a scripted pause here must end by itself.
-        Checkpoint.hit("worker.setup", pauseLimit: 0.2)
+        Checkpoint.hit("worker.setup", pauseLimit: 0.05)
         return JobRunLoop.current
     }
 
@@ -127,7 +127,7 @@ public final class WorkerEnvironment: Sendable {
     /// closes what the thread opened).
     public func cleanUp() {
         // A correct stop() waits for this very thread, so a scripted pause here must end by itself.
-        Checkpoint.hit("worker.cleaning-up", pauseLimit: 0.2)
+        Checkpoint.hit("worker.cleaning-up", pauseLimit: 0.05)
         WorkerThreadLab.workerDid("worker.cleanup")
     }
 }
@@ -184,6 +184,9 @@ public enum WorkerThreadLab: LabScenario {
             "no thread is left unjoined (ThreadSanitizer: thread leak)",
         ],
         expectedDetectors: [.invariant, .tsan],
+        // An iteration starts and joins two threads and stays quiet up to 10 ms: four times the
+        // cost of most labs' iterations. The broken variant is caught in the first one.
+        defaultIterations: [.scripted: 3, .stress: 100],
         watchdogSeconds: 3
     )
 
@@ -225,7 +228,7 @@ public enum WorkerThreadLab: LabScenario {
         }
 
         // 2. A quiet period: an idle worker should sleep the whole time.
-        let quiet = run.mode == .scripted ? 0.1 : 0.001 * Double(run.random.next(upperBound: UInt64(20)) + 1)
+        let quiet = run.mode == .scripted ? 0.05 : 0.001 * Double(run.random.next(upperBound: UInt64(10)) + 1)
         let wakeUpsBefore = Checkpoint.hits("worker.idle-wakeup")
         run.spin(for: quiet)
         let wakeUps = Checkpoint.hits("worker.idle-wakeup") - wakeUpsBefore
@@ -239,7 +242,7 @@ public enum WorkerThreadLab: LabScenario {
             run.randomPause(upTo: 1)
         }
         // Scripted: the thread is held as its clean-up begins. A stop() that waits for the thread
-        // to end cannot return meanwhile (the hold then ends by itself, after 0.2 s); one that
+        // to end cannot return meanwhile (the hold then ends by itself, after 0.05 s); one that
         // does not wait returns while the clean-up has not run, every time.
         let cleaningUp = run.pause(at: "worker.cleaning-up")
         run.user("stops the worker", worker.stop)
@@ -251,7 +254,7 @@ public enum WorkerThreadLab: LabScenario {
         cleaningUp.whilePaused(maxWait: 0.5) {}  // let a clean-up that stop() did not wait for go on
 
         // 4. After stop() returned, the worker is gone: nothing of it may happen any more.
-        run.spin(for: run.mode == .scripted ? 0.05 : 0.002)
+        run.spin(for: run.mode == .scripted ? 0.03 : 0.002)
         let afterStop = Checkpoint.hits("worker.after-stop")
         run.expect(afterStop == 0, "the worker thread was still at work after stop() returned (\(afterStop) job(s), wake-up(s) or clean-up)")
 
@@ -265,7 +268,7 @@ public enum WorkerThreadLab: LabScenario {
         switch run.mode {
         case .scripted:
             let enteringLoop = run.pause(at: "runloop.enter", hit: Checkpoint.hits("runloop.enter") + 1)
-            enteringLoop.whilePaused(maxWait: 0.3) { run.user("stops it at once", brief.stop) }
+            enteringLoop.whilePaused(maxWait: 0.2) { run.user("stops it at once", brief.stop) }
         case .stress:
             run.randomPause(upTo: 1)
             run.user("stops it at once", brief.stop)

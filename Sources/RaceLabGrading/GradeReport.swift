@@ -33,6 +33,10 @@ public struct GradingPolicy: Codable, Sendable, Equatable {
 
     public var pointsPerLab: Double { scriptedPoints + explorePoints + stressPoints }
 
+    /// The child processes that grade one lab when the jobs allow them all at once (the explore
+    /// run split into its most shards).
+    public var childrenPerLab: Int { scriptedRuns + stressRuns + exploreRuns * LabRunner.maxExploreShards }
+
     public func points(for mode: RunMode) -> Double {
         switch mode {
         case .scripted: scriptedPoints

@@ -82,23 +82,35 @@ public enum LabRunner {
         run([Row(lab: lab, variant: variant, mode: mode, settings: settings)], jobs: settings.jobs) { done, _ in onRun(done) }[0]
     }
 
+    /// An explore run is split into at most this many shards (when the jobs allow).
+    public static let maxExploreShards = 8
+
     /// Every child of every row, `jobs` at a time; the outcomes in row order. Scripted runs
-    /// start first, then explore, then stress (the quick, sure catches before the long soaks).
+    /// start first (the quick, sure catches: a group caught there skips the rest), then the
+    /// longest children first, so none starts late and finishes last: a whole explore run
+    /// (one child walks every point: the longest there is), then stress, then explore shards
+    /// (a sharded explore is many short children that fill the gaps; `racelab check`).
     /// `stopGroups` (one group number per row): once a run of a group catches a bug, the runs of
     /// that group not yet started are left out of its outcomes (a grade that is already 0 needs
     /// no more evidence). `onRun` hears how many runs have ended of how many (any thread).
     public static func run(_ rows: [Row], jobs: Int, stopGroups: [Int]? = nil,
                            onRun: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) -> [VariantOutcome] {
-        let order: [RunMode: Int] = [.scripted: 0, .explore: 1, .stress: 2]
         let exploreRuns = rows.filter { $0.mode == .explore && $0.settings.point == nil }.map(\.settings.runs).reduce(0, +)
-        let autoShards = max(1, min(4, jobs / max(exploreRuns, 1)))
+        let autoShards = max(1, min(maxExploreShards, jobs / max(exploreRuns, 1)))
         @Sendable func shards(_ row: Int) -> Int {
             guard rows[row].mode == .explore && rows[row].settings.point == nil else { return 1 }
             return rows[row].settings.exploreShards == 0 ? autoShards : rows[row].settings.exploreShards
         }
+        @Sendable func order(_ row: Int) -> Int {
+            switch rows[row].mode {
+            case .scripted: 0
+            case .explore: shards(row) == 1 ? 1 : 3
+            case .stress: 2
+            }
+        }
         // (row, run, shard): an explore run is split into shards that explore side by side.
         let tasks = rows.indices.flatMap { row in (0..<rows[row].settings.runs).flatMap { run in (0..<shards(row)).map { (row, run, $0) } } }
-            .sorted { (order[rows[$0.0].mode] ?? 3, $0.0, $0.1, $0.2) < (order[rows[$1.0].mode] ?? 3, $1.0, $1.1, $1.2) }
+            .sorted { (order($0.0), $0.0, $0.1, $0.2) < (order($1.0), $1.0, $1.1, $1.2) }
         let finished = Counter()
         let caught = CaughtGroups()
         let verdicts = ChildPool.map(tasks.count, jobs: jobs) { index -> RunVerdict? in

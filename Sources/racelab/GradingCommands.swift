@@ -55,7 +55,8 @@ extension RaceLabCommandLine {
                                             (--samples N, --cap N, --seed S) into Grading/calibration.json
 
         run, check, grade, grade-all, bench and calibrate take --jobs N: children at once (default:
-        RACELAB_JOBS, else four times the cores; children mostly wait, so more than the cores helps).
+        RACELAB_JOBS, else four times the cores; children mostly wait, so more than the cores helps;
+        check: all of its lab's children at once, 15 of them, if that is more).
 
         grade exit status: 0 graded (whatever the score, unless --fail-unless-full), 1 harness
         failure, 2 bad usage.
@@ -129,7 +130,11 @@ extension RaceLabCommandLine {
         let root = packageRoot
         var grader = Grader(executable: childProgram, seed: try arguments.uint64("seed") ?? UInt64.random(in: 1...999_999),
                             programName: program, root: root)
-        grader.jobs = try jobs(arguments)
+        // One lab's children, mostly waiting (holds, quiet periods, run loops): all of them at
+        // once, unless --jobs or RACELAB_JOBS says otherwise.
+        grader.jobs = try arguments.int("jobs", in: 1...64)
+            ?? (environment["RACELAB_JOBS"] != nil ? ChildPool.defaultJobs(environment: environment)
+                : max(ChildPool.defaultJobs(environment: environment), grader.policy.childrenPerLab))
         // The warnings hash the whole kit against its manifest (about 2 s in a debug TSan build):
         // worked out beside the passes, whose children mostly wait, not before them.
         let warnings = BackgroundResult { [childProgram] in StudentFeedback.warnings(for: lab, root: root, executable: childProgram) }
