@@ -132,8 +132,8 @@ public enum DeadlockLab: LabScenario {
                 printStatement()
                 if tellersReturned() {
                     // A statement may still be printing after its teller returned (printed by a
-                    // block on a queue, say): count its lines once nothing has moved for a while.
-                    run.settle(timeout: 3)
+                    // block on a queue, say): count its lines once all are in, or 1 s has passed.
+                    run.settle(timeout: 1, until: { Checkpoint.hits("audit.print") - printedBefore >= transfers })
                     let printed = Checkpoint.hits("audit.print") - printedBefore
                     run.expect(printed == transfers, "the statement printed \(printed) lines, but \(transfers) transfers had been recorded")
                 }
