@@ -13,6 +13,13 @@ public enum ChildPool {
         return max(2, ProcessInfo.processInfo.activeProcessorCount * 4)
     }
 
+    /// The default for a run of `children` children that mostly wait (one lab's check): all of
+    /// them at once when that is more than `defaultJobs`, unless `RACELAB_JOBS` says otherwise.
+    public static func jobs(forAll children: Int, environment: [String: String] = ProcessInfo.processInfo.environment) -> Int {
+        if environment["RACELAB_JOBS"] != nil { return defaultJobs(environment: environment) }
+        return min(max(defaultJobs(environment: environment), children), 64)
+    }
+
     /// `body(0) ... body(count - 1)`, at most `jobs` at once, results in order, started in index
     /// order. Each of `jobs` threads of its own takes the next index when it is free: a child run
     /// blocks its thread for seconds, and Dispatch's pool would run only about as many such

@@ -133,8 +133,7 @@ extension RaceLabCommandLine {
         // One lab's children, mostly waiting (holds, quiet periods, run loops): all of them at
         // once, unless --jobs or RACELAB_JOBS says otherwise.
         grader.jobs = try arguments.int("jobs", in: 1...64)
-            ?? (environment["RACELAB_JOBS"] != nil ? ChildPool.defaultJobs(environment: environment)
-                : max(ChildPool.defaultJobs(environment: environment), grader.policy.childrenPerLab))
+            ?? ChildPool.jobs(forAll: grader.policy.childrenPerLab, environment: environment)
         // The warnings hash the whole kit against its manifest (about 2 s in a debug TSan build):
         // worked out beside the passes, whose children mostly wait, not before them.
         let warnings = BackgroundResult { [childProgram] in StudentFeedback.warnings(for: lab, root: root, executable: childProgram) }

@@ -30,4 +30,13 @@ final class ChildPoolTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(ChildPool.defaultJobs(environment: [:]), 2)
         XCTAssertGreaterThanOrEqual(ChildPool.defaultJobs(environment: ["RACELAB_JOBS": "zero"]), 2)
     }
+
+    /// A check's children: all at once when that is more than the default; RACELAB_JOBS wins.
+    func testJobsForAllChildrenOfOneLab() {
+        let cores = ChildPool.defaultJobs(environment: [:])
+        XCTAssertEqual(ChildPool.jobs(forAll: cores + 7, environment: [:]), cores + 7)
+        XCTAssertEqual(ChildPool.jobs(forAll: 1, environment: [:]), cores)
+        XCTAssertEqual(ChildPool.jobs(forAll: 500, environment: [:]), 64)
+        XCTAssertEqual(ChildPool.jobs(forAll: 15, environment: ["RACELAB_JOBS": "3"]), 3)
+    }
 }
