@@ -24,6 +24,9 @@ final class AtomicPropertyFixed: AtomicPropertyController {
 
 extension AtomicPropertyLab {
     public static var solutions: [LabVariant<AtomicPropertyProgress, AtomicPropertyController>] {
-        [LabVariant(.fixed) { AtomicPropertyFixed(progress: $0) }]
+        [
+            LabVariant(.fixed) { AtomicPropertyFixed(progress: $0) },
+            LabVariant(.fixed, name: "fixed-atomic") { AtomicPropertyFixedAtomic(progress: $0) },
+        ]
     }
 }

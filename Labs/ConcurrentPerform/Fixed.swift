@@ -83,6 +83,7 @@ extension ConcurrentPerformLab {
         [
             LabVariant(.fixed) { ConcurrentPerformFixed(screen: $0) },
             LabVariant(.fixed, name: "fixed-chunks") { ConcurrentPerformFixedChunks(screen: $0) },
+            LabVariant(.fixed, name: "fixed-task-group") { ConcurrentPerformFixedTaskGroup(screen: $0) },
         ]
     }
 }

@@ -6,7 +6,6 @@ public let atomicPropertyCorpus = LabSolutions(AtomicPropertyLab.self, [
     LabVariant(.validFix, name: "valid-nslock") { AtomicPropertyValidNSLock(progress: $0) },
     LabVariant(.validFix, name: "valid-concurrent-barrier") { AtomicPropertyValidConcurrentBarrier(progress: $0) },
     LabVariant(.validFix, name: "valid-mutex") { AtomicPropertyValidMutex(progress: $0) },
-    LabVariant(.validFix, name: "valid-compare-exchange") { AtomicPropertyValidCompareExchange(progress: $0) },
     LabVariant(.validFix, name: "valid-barrier-async") { AtomicPropertyValidBarrierAsync(progress: $0) },
     LabVariant(.wrongFix, name: "wrong-nslock-accessors") { AtomicPropertyWrongNSLockAccessors(progress: $0) },
     LabVariant(.wrongFix, name: "wrong-barrier-setter") { AtomicPropertyWrongBarrierSetter(progress: $0) },
