@@ -63,4 +63,4 @@ public let labCatalog = PlayableLabRegistry([
     PlayableLab(PropertyStrategiesLab.self, exercise: makePropertyStrategiesExercise),
     PlayableLab(PhotoPipelineLab.self, exercise: makePhotoPipelineExercise),
     PlayableLab(MandelbrotLab.self, exercise: makeMandelbrotExercise),
-])
+], viewReleaseTaughtBy: OffMainDeallocLab.info.id)  // from that lab on, exercises keep views' release on main

@@ -84,6 +84,11 @@ public struct PlayableLab: @unchecked Sendable {
         return copy
     }
 
+    /// Whether this lab's exercise (and grading corpus) must release every screen on the main
+    /// thread, as its reference fixes always must: true once the learning path has taught the
+    /// rule (`PlayableLabRegistry(_:viewReleaseTaughtBy:)`).
+    public internal(set) var exerciseKeepsViewReleaseOnMain = false
+
     public var info: LabInfo { lab.info }
     public var id: String { lab.id }
     public var variants: [Lab.Variant] { lab.variants }
@@ -100,9 +105,20 @@ public struct PlayableLab: @unchecked Sendable {
 public struct PlayableLabRegistry: Sendable {
     public let labs: [PlayableLab]
 
-    public init(_ labs: [PlayableLab]) {
+    /// `labs` in the order of the learning path. From the lab `viewReleaseTaughtBy` on (the one
+    /// that teaches "a view dies on the main thread"), exercises are graded on that rule too;
+    /// before it a learner has not met it, and a screen released off main is only a note.
+    public init(_ labs: [PlayableLab], viewReleaseTaughtBy teacher: String? = nil) {
         precondition(Set(labs.map(\.id)).count == labs.count, "duplicate lab ids")
-        self.labs = labs
+        let taughtAt = teacher.map { id in
+            guard let index = labs.firstIndex(where: { $0.id == id }) else { preconditionFailure("no lab \(id) teaches the view rule") }
+            return index
+        }
+        self.labs = labs.enumerated().map { index, lab in
+            var lab = lab
+            lab.exerciseKeepsViewReleaseOnMain = lab.exerciseKeepsViewReleaseOnMain || taughtAt.map { index >= $0 } ?? false
+            return lab
+        }
     }
 
     /// With every lab's reference fixes (from the solution catalog) added.

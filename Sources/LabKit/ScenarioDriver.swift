@@ -114,6 +114,17 @@ public enum ScenarioDriver {
     /// finishing on another thread may hold the last reference).
     static let screenReleaseWait = 0.5
 
+    /// Whether a screen released off the main thread fails a run of this kind of variant (true)
+    /// or is only a note. Broken variants are judged on their own bug; reference fixes always
+    /// keep the rule; exercises and corpus fixes keep it from the off-main-dealloc lab on.
+    public static func holdsToViewRelease(_ kind: VariantKind?, exerciseKeepsIt: Bool) -> Bool {
+        switch kind {
+        case .fixed: true
+        case .exercise, .validFix, .wrongFix: exerciseKeepsIt
+        case .broken, nil: false
+        }
+    }
+
     /// `onIteration` hears each iteration as it starts (with its exploration point, if any);
     /// `onFailure` hears of each invariant failure of `play` as soon as it is recorded.
     @_spi(LabAuthoring) public static func run(
@@ -178,16 +189,17 @@ public enum ScenarioDriver {
                     file: violation.file, line: violation.line))
             }
             // A screen stands for a view, which must be released on the main thread. A fixed
-            // variant proves it every iteration; elsewhere it is a note (the off-main-dealloc lab
-            // teaches it, and grades its own exercise on it).
-            let strict = lab.lab.variants.first { $0.name == plan.variant }?.kind == .fixed
+            // variant proves it every iteration, and so does an exercise (or a corpus fix) once
+            // the learning path has taught the rule; elsewhere it is a note.
+            let strict = Self.holdsToViewRelease(lab.variant(named: plan.variant)?.kind, exerciseKeepsIt: lab.exerciseKeepsViewReleaseOnMain)
             for release in ScreenLifetimes.shared.awaitReleases(of: Int64(iteration), timeout: screenReleaseWait)
             where !release.onMainThread {
                 let what = "the \(release.screenName) was released on a background thread"
                 if strict {
                     failures.append(InvariantFailure(
                         iteration: iteration,
-                        message: "UI rule broken, \(what) (thread \(release.threadID)): its last owner let go of it there",
+                        message: "UI rule broken, \(what) (thread \(release.threadID)): its last owner let go of it there"
+                            + " (a view must die on the main thread: the off-main-dealloc lab)",
                         file: release.file, line: release.line))
                 } else {
                     noteCounts[what + " (the off-main-dealloc lab)", default: 0] += 1

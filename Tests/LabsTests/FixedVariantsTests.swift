@@ -75,4 +75,15 @@ final class FixedVariantsTests: XCTestCase {
             }
         }
     }
+
+    /// Exercises are held to "a view dies on the main thread" from the lab that teaches it on: the
+    /// four labs before off-main-dealloc in the learning path are exempt (a note), the rest are not.
+    func testExercisesKeepViewsReleaseOnMainFromOffMainDeallocOn() throws {
+        let ids = testLabs.labs.map(\.id)
+        let taught = try XCTUnwrap(ids.firstIndex(of: "off-main-dealloc"))
+        XCTAssertEqual(Array(ids.prefix(taught)), ["list-adder", "ui-off-main", "stale-results", "cancellation"])
+        for (index, lab) in testLabs.labs.enumerated() {
+            XCTAssertEqual(lab.exerciseKeepsViewReleaseOnMain, index >= taught, lab.id)
+        }
+    }
 }

@@ -48,6 +48,16 @@ private enum ScreenReleaseLab: LabScenario {
     }
 }
 
+/// The same story in a lab that comes earlier in a learning path than the one that teaches the rule.
+private enum ScreenReleaseEarlierLab: LabScenario {
+    static let info = LabInfo(id: "screen-release-earlier", title: "Where a screen dies, before the rule is taught", source: "tests",
+                              bug: "a block is the screen's last owner", invariants: ["none yet"], expectedDetectors: [.invariant])
+    static var variants: [LabVariant<TotalScreen, AnyObject>] { [LabVariant(.broken) { BackgroundOwner($0) }] }
+    static func play(_ variant: LabVariant<TotalScreen, AnyObject>, in run: ScenarioRun) {
+        _ = variant.make(TotalScreen())
+    }
+}
+
 /// A screen stands for a view, and a view must be released on the main thread: a fixed variant
 /// whose screen dies elsewhere fails (the proof that the reference fixes obey the
 /// off-main-dealloc lesson); any other variant gets a note.
@@ -80,6 +90,39 @@ final class ScreenLifetimeTests: XCTestCase {
         let outcome = run("broken")
         XCTAssertEqual(outcome.failures, [])
         XCTAssertEqual(outcome.notes, ["the total screen was released on a background thread (the off-main-dealloc lab) (2 iterations)"])
+    }
+
+    /// An exercise whose screen dies off main: a note before the learning path taught the rule,
+    /// a failure from the teaching lab on (and in labs after it).
+    func testAnExerciseIsHeldToTheRuleFromTheLabThatTeachesItOn() {
+        let path = PlayableLabRegistry([
+            PlayableLab(ScreenReleaseEarlierLab.self, exercise: { BackgroundOwner($0) }),
+            PlayableLab(ScreenReleaseLab.self, exercise: { BackgroundOwner($0) }),
+        ], viewReleaseTaughtBy: "screen-release")
+        XCTAssertEqual(path.labs.map(\.exerciseKeepsViewReleaseOnMain), [false, true])
+        XCTAssertEqual(PlayableLabRegistry(path.labs.reversed().map { $0 }).adding([]).labs.map(\.exerciseKeepsViewReleaseOnMain), [true, false],
+                       "a registry made from labs keeps what their path said")
+
+        func exercise(of lab: PlayableLab) -> ScenarioOutcome {
+            ScenarioDriver.run(lab, plan: ScenarioPlan(lab: lab.id, variant: "exercise", mode: .scripted, iterations: 2, seed: 1, stopAtFirstDetection: false))
+        }
+        let earlier = exercise(of: path.labs[0])
+        XCTAssertEqual(earlier.failures, [])
+        XCTAssertEqual(earlier.notes, ["the total screen was released on a background thread (the off-main-dealloc lab) (2 iterations)"])
+        let taught = exercise(of: path.labs[1])
+        XCTAssertEqual(taught.failures.count, 2, "\(taught.failures)")
+        XCTAssertTrue(taught.failures.allSatisfy { $0.message.hasSuffix("(a view must die on the main thread: the off-main-dealloc lab)") }, "\(taught.failures)")
+        XCTAssertFalse(ScenarioDriver.holdsToViewRelease(.broken, exerciseKeepsIt: true), "a broken variant is judged on its own bug")
+        XCTAssertTrue(ScenarioDriver.holdsToViewRelease(.validFix, exerciseKeepsIt: true), "the corpus stands for exercises")
+        XCTAssertTrue(ScenarioDriver.holdsToViewRelease(.fixed, exerciseKeepsIt: false))
+    }
+
+    func testWithoutATeachingLabNoExerciseIsHeldToTheRule() {
+        let path = PlayableLabRegistry([
+            PlayableLab(ScreenReleaseEarlierLab.self, exercise: { MainThreadOwner($0) }),
+            PlayableLab(ScreenReleaseLab.self, exercise: { MainThreadOwner($0) }),
+        ])
+        XCTAssertEqual(path.labs.map(\.exerciseKeepsViewReleaseOnMain), [false, false], "no teacher named: never held to it")
     }
 
     func testAScreenStillAliveAfterTheWaitIsNotJudged() {
