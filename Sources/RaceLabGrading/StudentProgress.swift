@@ -30,8 +30,39 @@ public struct StudentProgress: Codable, Sendable, Equatable {
 
     public var checks: [String: Check] = [:]
     public var hintsShown: [String: Int] = [:]
+    /// Per lab, when the student began it and when it first passed (`LabTimeline`): the
+    /// learner's minutes per lab, which `racelab bench learners` adds up over a class.
+    public var timelines: [String: LabTimeline] = [:]
 
     public init() {}
+
+    enum CodingKeys: String, CodingKey { case checks, hintsShown, timelines }
+
+    /// Files written before a field existed still read (the field starts empty).
+    public init(from decoder: Decoder) throws {
+        let values = try decoder.container(keyedBy: CodingKeys.self)
+        checks = try values.decodeIfPresent([String: Check].self, forKey: .checks) ?? [:]
+        hintsShown = try values.decodeIfPresent([String: Int].self, forKey: .hintsShown) ?? [:]
+        timelines = try values.decodeIfPresent([String: LabTimeline].self, forKey: .timelines) ?? [:]
+    }
+
+    /// The student ran, checked or asked a hint for `lab` at `date`: its timeline starts, if it
+    /// has not yet.
+    public mutating func began(_ lab: String, at date: Date) {
+        if timelines[lab] == nil { timelines[lab] = LabTimeline(started: date) }
+    }
+
+    /// A `racelab check` of `lab` at `date`; the first passing one ends the lab's time.
+    public mutating func checked(_ lab: String, passing: Bool, at date: Date) {
+        began(lab, at: date)
+        timelines[lab]?.checked(passing: passing, at: date)
+    }
+
+    /// A hint of `lab` shown at `date`.
+    public mutating func hinted(_ lab: String, at date: Date) {
+        began(lab, at: date)
+        timelines[lab]?.hinted()
+    }
 
     /// Where the progress of the package at `root` is kept (`RACELAB_PROGRESS_FILE` overrides,
     /// for tests); nil without a package.
@@ -47,10 +78,17 @@ public struct StudentProgress: Codable, Sendable, Equatable {
         case corrupt(String)
     }
 
+    /// Reads progress files (dates as ISO 8601, as they are written).
+    public static var decoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+
     /// The progress in `url`; a missing file is fresh progress.
     public static func read(from url: URL?) -> Reading {
         guard let url, FileManager.default.fileExists(atPath: url.path) else { return .fresh(StudentProgress()) }
-        guard let data = try? Data(contentsOf: url), let progress = try? JSONDecoder().decode(StudentProgress.self, from: data) else {
+        guard let data = try? Data(contentsOf: url), let progress = try? decoder.decode(StudentProgress.self, from: data) else {
             return .corrupt("\(url.path) is not readable progress; it was left as it is")
         }
         return .fresh(progress)
@@ -94,6 +132,7 @@ public struct StudentProgress: Codable, Sendable, Equatable {
         change(&progress)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
         try encoder.encode(progress).write(to: url, options: .atomic)
         return (progress, warning)
     }
@@ -164,8 +203,9 @@ public struct StudentProgress: Codable, Sendable, Equatable {
                 return Row(lab: lab.id, title: lab.info.title, status: .notChecked,
                            detail: "edited since the last check (\(check.passing ? "passing" : "failing"), \(score), \(check.checkedAt))" + hints)
             }
+            let minutes = timelines[lab.id]?.minutesToPass.map { ", first passed after \(LabTimeline.describe(minutes: $0))" } ?? ""
             return Row(lab: lab.id, title: lab.info.title, status: check.passing ? .passing : .failing,
-                       detail: "\(score), checked \(check.checkedAt), seed \(check.seed)" + hints)
+                       detail: "\(score), checked \(check.checkedAt), seed \(check.seed)" + minutes + hints)
         }
     }
 

@@ -21,8 +21,8 @@ extension RaceLabCommandLine {
     static let exportSpec = CommandSpec(name: "export", valueOptions: ["gradescope"], positionals: 0...1,
                                         usage: "racelab export DIR (a student kit), or racelab export --gradescope FILE.zip (a Gradescope autograder)")
     static let benchSpec = CommandSpec(
-        name: "bench", valueOptions: ["labs", "seed", "jobs"], flags: ["json"], positionals: 1...1,
-        usage: "racelab bench corpus [--labs a,b] [--seed S] [--jobs N] [--json]")
+        name: "bench", valueOptions: ["labs", "seed", "jobs"], flags: ["json"], positionals: 1...10_000,
+        usage: "racelab bench corpus [--labs a,b] [--seed S] [--jobs N] [--json] | racelab bench learners PATH...")
     static let calibrateSpec = CommandSpec(
         name: "calibrate", valueOptions: ["labs", "samples", "cap", "seed", "jobs"],
         usage: "racelab calibrate [--labs a,b] [--samples N] [--cap ITERATIONS] [--seed S] [--jobs N]")
@@ -51,6 +51,8 @@ extension RaceLabCommandLine {
           racelab export --gradescope F.zip a Gradescope autograder: the kit, setup.sh, run_autograder
           racelab bench corpus [--labs a,b] grade the grading corpus (Tests/GradingCorpus): valid fixes must
                                             score full marks, wrong ones nothing; an accuracy table
+          racelab bench learners PATH...    minutes per lab on real learners, from their progress files
+                                            (.racelab/progress.json; a folder: its own and each sub-folder's)
           racelab calibrate [--labs a,b]    measure how fast each broken variant is caught under stress
                                             (--samples N, --cap N, --seed S) into Grading/calibration.json
 
@@ -156,7 +158,10 @@ extension RaceLabCommandLine {
                 passing: grade.status == .passed, score: grade.score, maxScore: grade.maxScore,
                 exerciseHash: StudentProgress.exerciseHash(of: lab, root: root),
                 checkedAt: Self.shortDate(Date()), seed: grader.seed)
-            recordProgress(root: root) { $0.checks[lab.id] = check }
+            recordProgress(root: root) { progress in
+                progress.checks[lab.id] = check
+                progress.checked(lab.id, passing: check.passing, at: Date())
+            }
         }
         if let failure = grade.passes.compactMap(\.harnessFailure).first { stderrLine("racelab: harness failure: \(failure)") }
         return grade.status == .passed ? 0 : 1
@@ -188,6 +193,7 @@ extension RaceLabCommandLine {
         recordProgress(root: root) { progress in
             shown = min((progress.hintsShown[lab.id] ?? 0) + 1, hints.count)
             progress.hintsShown[lab.id] = shown
+            progress.hinted(lab.id, at: Date())
         }
         print("Hint \(shown) of \(hints.count) for \(lab.id):\n")
         print(hints[shown - 1])
@@ -390,8 +396,12 @@ extension RaceLabCommandLine {
     // MARK: bench
 
     func bench(_ arguments: ParsedArguments) throws(UsageError) -> Int32 {
+        if arguments.positionals[0] == "learners" { return try learners(Array(arguments.positionals.dropFirst())) }
         guard arguments.positionals[0] == "corpus" else {
-            throw UsageError("unknown benchmark '\(arguments.positionals[0])'; valid: corpus")
+            throw UsageError("unknown benchmark '\(arguments.positionals[0])'; valid: corpus, learners")
+        }
+        guard arguments.positionals.count == 1 else {
+            throw UsageError("bench corpus takes no paths ('\(arguments.positionals[1])'); usage: \(Self.benchSpec.usage)")
         }
         let root = try requireRoot()
         try requireTSan()
@@ -416,6 +426,20 @@ extension RaceLabCommandLine {
             print(CorpusBenchmark.table(entries, seconds: seconds))
         }
         return entries.contains { $0.falseAccept || $0.falseReject } ? 1 : 0
+    }
+
+    /// `racelab bench learners PATH...`: the class's minutes per lab, in the learning path's order.
+    func learners(_ paths: [String]) throws(UsageError) -> Int32 {
+        guard !paths.isEmpty else {
+            throw UsageError("bench learners needs progress files or folders of students' kits, e.g. racelab bench learners submissions/")
+        }
+        let collection: LearnerMinutes.Collection
+        do { collection = try LearnerMinutes.collect(paths) } catch { throw UsageError(error.description) }
+        for problem in collection.skipped { stderrLine("racelab: skipped: \(problem)") }
+        let rows = LearnerMinutes.rows(labs: try registry.ids, progresses: collection.files.map(\.progress))
+        print("racelab bench learners: minutes per lab, measured on the learners whose progress files were given\n")
+        print(LearnerMinutes.table(rows, students: collection.files.count))
+        return 0
     }
 
     // MARK: export

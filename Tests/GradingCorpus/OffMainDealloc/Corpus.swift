@@ -12,4 +12,6 @@ public let offMainDeallocCorpus = LabSolutions(OffMainDeallocLab.self, [
     LabVariant(.wrongFix, name: "wrong-values-only") { OffMainDeallocWrongValuesOnly(environment: $0) },
     LabVariant(.wrongFix, name: "wrong-dismiss-checked-on-worker") { OffMainDeallocWrongDismissCheckedOnWorker(environment: $0) },
     LabVariant(.wrongFix, name: "wrong-cancel-queue-only") { OffMainDeallocWrongCancelQueueOnly(environment: $0) },
+    LabVariant(.wrongFix, name: "wrong-token-worker-holds-screen") { OffMainDeallocWrongTokenWorkerHoldsScreen(environment: $0) },
+    LabVariant(.wrongFix, name: "wrong-model-holds-screen") { OffMainDeallocWrongModelHoldsScreen(environment: $0) },
 ])

@@ -1,6 +1,7 @@
-// VALID: the worker never sees the controller: it gets the numbers, the adder, the screen and a
-// cancellation token (a flag behind an NSLock). dismiss() cancels the token; the sum stops at its
-// next step, and the main thread drops a total whose token was cancelled.
+// VALID: the worker never sees the controller or the screen: it gets the numbers, the adder and a
+// cancellation token (a flag behind an NSLock, and a weak link to the screen that only the main
+// thread reads). dismiss() cancels the token; the sum stops at its next step, and the main thread
+// drops a total whose token was cancelled.
 import Foundation
 import LabKit
 import OffMainDealloc
@@ -8,6 +9,7 @@ import OffMainDealloc
 final class OffMainDeallocValidCancelTokenFlag: @unchecked Sendable {
     private let lock = NSLock()
     private var cancelled = false
+    weak var screen: TotalScreen?  // set and read on the main thread only
     func cancel() { lock.withLock { cancelled = true } }
     var isCancelled: Bool { lock.withLock { cancelled } }
 }
@@ -30,9 +32,10 @@ final class OffMainDeallocValidCancelToken: ScreenController, OffMainDeallocCont
         screen.recalculating.set(true)
         token?.cancel()
         let token = OffMainDeallocValidCancelTokenFlag()
+        token.screen = screen
         self.token = token
         let snapshot = numbers
-        let adder = self.adder, screen = self.screen
+        let adder = self.adder
         Thread.detachNewThread {
             var total = 0
             for number in snapshot {
@@ -41,7 +44,8 @@ final class OffMainDeallocValidCancelToken: ScreenController, OffMainDeallocCont
             }
             let result = total
             DispatchQueue.main.async {
-                if token.isCancelled { return }  // checked on main, where dismiss() runs
+                // Checked on main, where dismiss() runs; the screen is only ever held here, on main.
+                guard !token.isCancelled, let screen = token.screen else { return }
                 screen.total.setText(String(result))
                 screen.recalculating.set(false)
             }
