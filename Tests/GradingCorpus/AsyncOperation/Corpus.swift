@@ -11,4 +11,5 @@ public let asyncOperationCorpus = LabSolutions(AsyncOperationLab.self, [
     LabVariant(.wrongFix, name: "wrong-finish-twice") { AsyncOperationWrongFinishTwice(network: $0) },
     LabVariant(.wrongFix, name: "wrong-finish-then-deliver") { AsyncOperationWrongFinishThenDeliver(network: $0) },
     LabVariant(.wrongFix, name: "wrong-no-finished-notification") { AsyncOperationWrongNoFinishedNotification(network: $0) },
+    LabVariant(.wrongFix, name: "wrong-block-operation") { AsyncOperationWrongBlockOperation(network: $0) },
 ])
