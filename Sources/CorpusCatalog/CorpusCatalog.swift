@@ -16,6 +16,7 @@ import PriorityInversionCorpus
 import PropertyStrategiesCorpus
 import ReaderWriterCorpus
 import StaleResultsCorpus
+import TooManyThreadsCorpus
 import UIOffMainCorpus
 import WorkerThreadCorpus
 import WrongQueueCorpus
@@ -26,6 +27,7 @@ import WrongQueueCorpus
 public let corpusCatalog: [LabSolutions] = [
     listAdderCorpus,
     staleResultsCorpus,
+    tooManyThreadsCorpus,
     cancellationCorpus,
     offMainDeallocCorpus,
     uiOffMainCorpus,

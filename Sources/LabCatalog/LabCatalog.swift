@@ -32,6 +32,8 @@ import ReaderWriter
 import ReaderWriterExercises
 import StaleResults
 import StaleResultsExercises
+import TooManyThreads
+import TooManyThreadsExercises
 import UIOffMain
 import UIOffMainExercises
 import WorkerThread
@@ -57,6 +59,7 @@ public let labCatalog = PlayableLabRegistry([
     PlayableLab(DeadlockLab.self, exercise: makeDeadlockExercise),
     PlayableLab(WrongQueueLab.self, exercise: makeWrongQueueExercise),
     PlayableLab(WorkerThreadLab.self, exercise: makeWorkerThreadExercise),
+    PlayableLab(TooManyThreadsLab.self, exercise: makeTooManyThreadsExercise),
     PlayableLab(AsyncOperationLab.self, exercise: makeAsyncOperationExercise),
     PlayableLab(CompletionUILab.self, exercise: makeCompletionUIExercise),
     PlayableLab(PriorityInversionLab.self, exercise: makePriorityInversionExercise),

@@ -34,6 +34,8 @@ import StaleResults
 import StaleResultsSolutions
 import UIOffMain
 import UIOffMainSolutions
+import TooManyThreads
+import TooManyThreadsSolutions
 import WorkerThread
 import WorkerThreadSolutions
 import WrongQueue
@@ -54,6 +56,7 @@ public let solutionCatalog: [LabSolutions] = [
     LabSolutions(MandelbrotLab.self, MandelbrotLab.solutions),
     LabSolutions(AsyncOperationLab.self, AsyncOperationLab.solutions),
     LabSolutions(WorkerThreadLab.self, WorkerThreadLab.solutions),
+    LabSolutions(TooManyThreadsLab.self, TooManyThreadsLab.solutions),
     LabSolutions(ReaderWriterLab.self, ReaderWriterLab.solutions),
     LabSolutions(OnceOnlyInitLab.self, OnceOnlyInitLab.solutions),
     LabSolutions(WrongQueueLab.self, WrongQueueLab.solutions),
