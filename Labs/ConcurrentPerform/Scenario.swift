@@ -56,7 +56,7 @@ public enum ConcurrentPerformLab: LabScenario {
             "the iterations share no memory that one writes while another reads it (no data race)",
         ],
         expectedDetectors: [.tsan, .invariant],
-        defaultIterations: [.scripted: 3, .stress: 100]  // the broken sum is caught in its first iteration
+        defaultIterations: [.scripted: 3, .stress: 60]  // the broken sum is caught in its first iteration
     )
 
     public static let variants: [LabVariant<ConcurrentPerformScreen, ConcurrentPerformController>] = [

@@ -85,7 +85,7 @@ public enum TooManyThreadsLab: LabScenario {
             "every photo is shown once, on the main thread, once the reads are over",
         ],
         expectedDetectors: [.invariant],
-        defaultIterations: [.scripted: 3, .stress: 60]  // caught in the first stress iteration (calibration)
+        defaultIterations: [.scripted: 3, .explore: 13, .stress: 60]  // caught in the first stress iteration (calibration)
     )
 
     public static let variants: [LabVariant<TooManyThreadsEnvironment, TooManyThreadsController>] = [
