@@ -6,7 +6,7 @@ SANITIZE = --sanitize=thread --manifest-cache none --explicit-target-dependency-
 RACELAB = .build/debug/racelab
 RUNS ?= 2
 
-.PHONY: all build run test lab hint progress grade student-kit calibrate compiler-check clean
+.PHONY: all build run test lab check hint progress grade student-kit calibrate compiler-check clean
 
 all: run
 
@@ -33,6 +33,11 @@ test:
 lab: build
 	@if [ -z "$(LAB)" ]; then echo "make lab: say which lab, e.g. make lab LAB=list-adder (racelab list shows them)"; exit 2; fi
 	$(RACELAB) run $(LAB) --variant broken --runs 1
+	@$(RACELAB) check $(LAB) || echo "(make lab: your exercise does not pass yet, as expected before you fix it; then: make check LAB=$(LAB))"
+
+## make check LAB=list-adder: build (your edits included), then check your exercise as the grader will.
+check: build
+	@if [ -z "$(LAB)" ]; then echo "make check: say which lab, e.g. make check LAB=list-adder (racelab list shows them)"; exit 2; fi
 	$(RACELAB) check $(LAB)
 
 ## make hint LAB=list-adder: the lesson's next hint. make progress: every lab's status.

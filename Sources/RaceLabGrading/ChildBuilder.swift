@@ -69,6 +69,15 @@ public struct ChildBuilder: Sendable {
         return blamed
     }
 
+    /// What a student needs from a failed build's log: its error lines, each once, in order (at
+    /// most `limit`); the log's last lines when it has none (a link or tool failure).
+    public static func errorLines(of log: String, limit: Int = 20) -> String {
+        var seen = Set<String>()
+        let errors = log.split(separator: "\n").map(String.init).filter { $0.contains("error:") && seen.insert($0).inserted }
+        return (errors.isEmpty ? Array(log.split(separator: "\n").map(String.init).suffix(limit)) : Array(errors.prefix(limit)))
+            .joined(separator: "\n")
+    }
+
     /// "…/Labs/ListAdder/Exercise.swift:12:5: error: x" -> "Exercise.swift:12: error: x".
     static func shortError(_ line: String) -> String {
         guard let range = line.range(of: #"[^/\s]+\.swift:\d+(:\d+)?: error: .*"#, options: .regularExpression) else {

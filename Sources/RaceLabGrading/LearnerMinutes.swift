@@ -81,7 +81,7 @@ public enum LearnerMinutes {
     }
 
     public static func table(_ rows: [Row], students: Int) -> String {
-        func minutes(_ value: Double?) -> String { value.map { String(format: "%.0f", $0) } ?? "-" }
+        func minutes(_ value: Double?) -> String { value.map { String(format: $0 < 10 ? "%.1f" : "%.0f", $0) } ?? "-" }
         func count(_ value: Double?) -> String { value.map { String(format: "%g", $0) } ?? "-" }
         let header = ["#", "LAB", "BEGAN", "PASSED", "MINUTES (MEDIAN)", "4 IN 5 WITHIN", "CHECKS", "HINTS"]
         let cells = rows.enumerated().map { index, row in

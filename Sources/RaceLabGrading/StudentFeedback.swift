@@ -54,19 +54,22 @@ public enum StudentFeedback {
         return out.joined(separator: "\n")
     }
 
-    /// Warnings before a check: a binary older than the exercise (not rebuilt), and edits
-    /// outside the exercises that the grader would flag as tampering.
+    /// The lab's exercise files edited after `executable` was built: a check or a run now would
+    /// judge the old code unless it builds first (relative paths; empty without a package).
+    public static func staleExercises(of lab: Lab, root: URL?, executable: URL) -> [String] {
+        guard let root else { return [] }
+        let fileManager = FileManager.default
+        guard let built = (try? fileManager.attributesOfItem(atPath: executable.path)[.modificationDate]) as? Date else { return [] }
+        return StudentProgress.exerciseFiles(of: lab, root: root).filter { path in
+            let modified = (try? fileManager.attributesOfItem(atPath: root.appendingPathComponent(path).path)[.modificationDate]) as? Date
+            return modified.map { $0 > built } ?? false
+        }
+    }
+
+    /// Warnings before a check: edits outside the exercises that the grader would flag as tampering.
     public static func warnings(for lab: Lab, root: URL?, executable: URL) -> [String] {
         guard let root else { return [] }
         var warnings: [String] = []
-        let fileManager = FileManager.default
-        let built = (try? fileManager.attributesOfItem(atPath: executable.path)[.modificationDate]) as? Date
-        for path in StudentProgress.exerciseFiles(of: lab, root: root) {
-            let modified = (try? fileManager.attributesOfItem(atPath: root.appendingPathComponent(path).path)[.modificationDate]) as? Date
-            if let built, let modified, modified > built {
-                warnings.append("\(path) changed after racelab was built: this checks the old code. Use `make lab LAB=\(lab.id)`, which rebuilds first.")
-            }
-        }
         if let manifest = KitManifest.read(packageAt: root) {
             let findings = TamperCheck.check(root, against: manifest, checkManifestCopy: false).filter { TamperCheck.affectsBuild($0.path) }
             if !findings.isEmpty {

@@ -130,6 +130,7 @@ extension RaceLabCommandLine {
         guard let variant = Grader.exercise(of: lab) else { throw UsageError("lab '\(lab.id)' has no exercise variant to check") }
         try requireTSan()
         let root = packageRoot
+        if let failed = rebuildIfExerciseChanged(lab) { return failed }
         var grader = Grader(executable: childProgram, seed: try arguments.uint64("seed") ?? UInt64.random(in: 1...999_999),
                             programName: program, root: root)
         // One lab's children, mostly waiting (holds, quiet periods, run loops): all of them at
@@ -165,6 +166,26 @@ extension RaceLabCommandLine {
         }
         if let failure = grade.passes.compactMap(\.harnessFailure).first { stderrLine("racelab: harness failure: \(failure)") }
         return grade.status == .passed ? 0 : 1
+    }
+
+    /// An exercise edited since the lab program was built would be judged as it was: build it
+    /// again first (what `make build` does; a no-op when nothing really changed). The status to
+    /// exit with when the build failed (its log shown), nil to go on.
+    func rebuildIfExerciseChanged(_ lab: Lab) -> Int32? {
+        guard let root = packageRoot else { return nil }
+        let stale = StudentFeedback.staleExercises(of: lab, root: root, executable: childProgram)
+        guard !stale.isEmpty else { return nil }
+        stderrLine("racelab: \(stale.joined(separator: ", ")) changed since the last build: building first")
+        let result = ChildBuilder(tree: root).build()
+        guard result.succeeded else {
+            print(ChildBuilder.errorLines(of: result.log))
+            stderrLine("racelab: the build failed\(result.timedOut ? " (timed out)" : ""): fix the errors above, then run racelab \(CommandLine.arguments.dropFirst().first ?? "check") again")
+            return 1
+        }
+        // The build confirmed the program is current (an edit that changes nothing compiles to
+        // nothing new): stamp it so, or every later command would build again.
+        try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: childProgram.path)
+        return nil
     }
 
     static func shortDate(_ date: Date) -> String {

@@ -227,7 +227,9 @@ public struct RaceLabCommandLine {
         let variantSelector = arguments.string("variant")
         var plan: [(Lab, Lab.Variant, RunMode)] = []
         for lab in labs {
-            for variant in try variants(variantSelector, in: lab) {
+            let chosen = try variants(variantSelector, in: lab)
+            if chosen.contains(where: { $0.kind == .exercise }), let failed = rebuildIfExerciseChanged(lab) { return failed }
+            for variant in chosen {
                 for variantMode in mode.map({ [$0] }) ?? LabRunner.defaultModes(for: variant.kind) {
                     plan.append((lab, variant, variantMode))
                 }

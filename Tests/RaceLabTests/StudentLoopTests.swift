@@ -97,6 +97,20 @@ final class StudentLoopTests: XCTestCase {
             """)
     }
 
+    /// What `racelab check` shows when the build it starts for an edited exercise fails.
+    func testAFailedBuildShowsItsErrorsOnceOrItsLastLines() {
+        let log = """
+        Building for debugging...
+        /k/Labs/ListAdder/Exercise.swift:58:17: error: cannot convert value of type 'String' to specified type 'Int'
+           |                 `- error: cannot convert value of type 'String' to specified type 'Int'
+        /k/Labs/ListAdder/Exercise.swift:58:17: error: cannot convert value of type 'String' to specified type 'Int'
+        error: emit-module command failed with exit code 1
+        """
+        XCTAssertEqual(ChildBuilder.errorLines(of: log).split(separator: "\n").count, 3, "each error line once")
+        XCTAssertEqual(ChildBuilder.errorLines(of: log, limit: 1), "/k/Labs/ListAdder/Exercise.swift:58:17: error: cannot convert value of type 'String' to specified type 'Int'")
+        XCTAssertEqual(ChildBuilder.errorLines(of: "a\nb\nlinker gave up", limit: 2), "b\nlinker gave up", "no error line: the log's end")
+    }
+
     func testCompilerErrorsAreBlamedOnTheirLab() {
         let log = """
             [3/20] Compiling ListAdderExercises Exercise.swift
