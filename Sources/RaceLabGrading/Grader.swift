@@ -233,6 +233,8 @@ public struct Grader {
                     let kind = report.kind == .other ? report.title : report.kind.rawValue
                     lines.append("ThreadSanitizer found a \(kind):")
                     for access in report.accesses.prefix(2) { lines.append("  " + describe(access, lab: lab)) }
+                    // A report of another kind (mutex misuse, a leak) has no accesses: its summary line.
+                    if report.accesses.isEmpty { lines.append("  " + ReportSummary.oneLine(report)) }
                 }
                 if run.reports.count > 2 { lines.append("  (+\(run.reports.count - 2) more report(s))") }
             case .invariant:

@@ -100,6 +100,23 @@ final class GraderTests: XCTestCase {
             reproduce: "racelab run tiny --variant exercise --mode scripted --iterations 3 --seed \(seed)", trace: nil)
     }
 
+    /// A report with no memory accesses (here TSan's real "use of an invalid mutex") still gets a
+    /// line after its kind: a learner saw "ThreadSanitizer found a use of an invalid mutex:" and
+    /// nothing else.
+    func testAReportWithoutAccessesStillSaysWhatAndWhere() throws {
+        let report = try XCTUnwrap(TSanReportParser.parse(try Fixture.text("mutex-invalid.log")).first)
+        XCTAssertEqual(report.accesses, [], "the premise: this kind has no accesses")
+        var run = cleanRun(seed: 7, mode: .scripted)
+        run.detections = [Detection(detector: .tsan, iteration: 1, seconds: 0.1, summary: ReportSummary.oneLine(report))]
+        run.reports = [report]
+        let outcome = VariantOutcome(lab: "tiny", variant: "exercise", kind: .exercise, mode: .scripted, runs: [run])
+        let lines = grader.pass(outcome, lab: lab, runs: 1, iterations: 3, points: 5).problems[0].lines
+        XCTAssertEqual(lines.first, "ThreadSanitizer found a use of an invalid mutex:")
+        XCTAssertEqual(lines.count, 2, "\(lines)")
+        XCTAssertEqual(lines.last, "  " + ReportSummary.oneLine(report))
+        XCTAssertGreaterThan(lines.last?.count ?? 0, 10, "\(lines)")
+    }
+
     func cleanRun(seed: UInt64, mode: RunMode) -> RunVerdict {
         RunVerdict(lab: "tiny", variant: "exercise", kind: .exercise, mode: mode, seed: seed, iterationsRequested: 3, iterationsRun: 3,
                    detections: [], reports: [], failures: [], hangPositions: [], harnessError: nil, notes: [], metrics: [:],
