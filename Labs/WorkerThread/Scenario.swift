@@ -264,10 +264,11 @@ public enum WorkerThreadLab: LabScenario {
         // here is lost, and a stop() that then waits for the thread waits for ever (the watchdog).
         let brief = variant.make(WorkerEnvironment())
         let cleanUpsBefore = Checkpoint.hits("worker.cleanup")
+        // Armed before start(): armed after it, a fast thread was already in its loop (seen under load).
+        let enteringLoop = run.pause(at: "runloop.enter", hit: Checkpoint.hits("runloop.enter") + 1)
         run.user("starts another worker", brief.start)
         switch run.mode {
         case .scripted:
-            let enteringLoop = run.pause(at: "runloop.enter", hit: Checkpoint.hits("runloop.enter") + 1)
             enteringLoop.whilePaused(maxWait: 0.2) { run.user("stops it at once", brief.stop) }
         case .stress:
             run.randomPause(upTo: 1)
