@@ -30,6 +30,17 @@ public struct ChildBuilder: Sendable {
     public var product: URL { tree.appendingPathComponent(".build/debug/racelab-child") }
     public var buildFolder: URL { tree.appendingPathComponent(".build/debug") }
 
+    /// For a student's command that is about to judge an exercise: builds when some exercise
+    /// files (`changed`) are newer than the program; nil when none are. After a build that
+    /// succeeded the product is marked current, since an edit that changes nothing compiles to
+    /// nothing new and would otherwise look newer than the program for ever.
+    public func rebuild(forChanged changed: [String]) -> Result? {
+        guard !changed.isEmpty else { return nil }
+        let result = build()
+        if result.succeeded { try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: product.path) }
+        return result
+    }
+
     public func build(onTick: (Double) -> Void = { _ in }) -> Result {
         let tool = ToolProcess(executable: URL(fileURLWithPath: "/usr/bin/env"), arguments: arguments, directory: tree,
                                timeout: timeout, outputLimit: 8 << 20)

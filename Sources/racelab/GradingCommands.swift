@@ -174,18 +174,11 @@ extension RaceLabCommandLine {
     func rebuildIfExerciseChanged(_ lab: Lab) -> Int32? {
         guard let root = packageRoot else { return nil }
         let stale = StudentFeedback.staleExercises(of: lab, root: root, executable: childProgram)
-        guard !stale.isEmpty else { return nil }
-        stderrLine("racelab: \(stale.joined(separator: ", ")) changed since the last build: building first")
-        let result = ChildBuilder(tree: root).build()
-        guard result.succeeded else {
-            print(ChildBuilder.errorLines(of: result.log))
-            stderrLine("racelab: the build failed\(result.timedOut ? " (timed out)" : ""): fix the errors above, then run racelab \(CommandLine.arguments.dropFirst().first ?? "check") again")
-            return 1
-        }
-        // The build confirmed the program is current (an edit that changes nothing compiles to
-        // nothing new): stamp it so, or every later command would build again.
-        try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: childProgram.path)
-        return nil
+        if !stale.isEmpty { stderrLine("racelab: \(stale.joined(separator: ", ")) changed since the last build: building first") }
+        guard let result = ChildBuilder(tree: root).rebuild(forChanged: stale), !result.succeeded else { return nil }
+        print(ChildBuilder.errorLines(of: result.log))
+        stderrLine("racelab: the build failed\(result.timedOut ? " (timed out)" : ""): fix the errors above, then run racelab \(CommandLine.arguments.dropFirst().first ?? "check") again")
+        return 1
     }
 
     static func shortDate(_ date: Date) -> String {

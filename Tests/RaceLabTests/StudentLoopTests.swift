@@ -111,6 +111,29 @@ final class StudentLoopTests: XCTestCase {
         XCTAssertEqual(ChildBuilder.errorLines(of: "a\nb\nlinker gave up", limit: 2), "b\nlinker gave up", "no error line: the log's end")
     }
 
+    /// The build a student's check starts: none without changed exercises; after one that
+    /// succeeded the program is marked current (a no-op build leaves it older than the edit);
+    /// after a failed one it is left as it was. `true` and `false` stand in for swift.
+    func testARebuildForAChangedExerciseMarksTheProgramCurrentOnlyWhenItSucceeds() throws {
+        let tree = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-rebuild-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: tree) }
+        var builder = ChildBuilder(tree: tree)
+        try FileManager.default.createDirectory(at: builder.buildFolder, withIntermediateDirectories: true)
+        let old = Date(timeIntervalSinceNow: -3600)
+        FileManager.default.createFile(atPath: builder.product.path, contents: Data())
+        func age() throws -> Date { try XCTUnwrap(FileManager.default.attributesOfItem(atPath: builder.product.path)[.modificationDate] as? Date) }
+        func makeOld() throws { try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: builder.product.path) }
+
+        try makeOld()
+        XCTAssertNil(builder.rebuild(forChanged: []), "nothing changed: no build")
+        builder.swift = "false"
+        XCTAssertEqual(builder.rebuild(forChanged: ["Labs/Tiny/Exercise.swift"])?.succeeded, false)
+        XCTAssertLessThan(try age(), Date(timeIntervalSinceNow: -3000), "a failed build marks nothing current")
+        builder.swift = "true"
+        XCTAssertEqual(builder.rebuild(forChanged: ["Labs/Tiny/Exercise.swift"])?.succeeded, true)
+        XCTAssertGreaterThan(try age(), Date(timeIntervalSinceNow: -60), "a build that succeeded marks the program current")
+    }
+
     func testCompilerErrorsAreBlamedOnTheirLab() {
         let log = """
             [3/20] Compiling ListAdderExercises Exercise.swift
