@@ -90,6 +90,12 @@ public final class FakeNetwork: Sendable {
     }
 }
 
+/// One operation's delivered result (harness side): a plain variable, so a read that nothing
+/// orders after the write is a data race ThreadSanitizer reports.
+final class Delivery: @unchecked Sendable {
+    var answer: String?
+}
+
 /// What every variant provides: asynchronous operations that fetch one endpoint each.
 public protocol AsyncOperationFactory {
     /// An operation that, once started, sends `endpoint`'s request on `network` and finishes when
@@ -108,6 +114,8 @@ public enum AsyncOperationLab: LabScenario {
             "an operation starts its work only after its dependency has finished",
             "every operation finishes exactly once (its completion runs once), cancelled ones included",
             "an operation cancelled before it started never starts its work",
+            "a running operation that is cancelled finishes at once, without waiting for its answer",
+            "once isFinished is true, the result its completion delivered is visible to the thread that asked",
             "the queue drains (a child that waits for it forever is caught as a hang)",
         ],
         expectedDetectors: [.tsan, .invariant, .hang],
@@ -134,12 +142,18 @@ public enum AsyncOperationLab: LabScenario {
         // finished before it delivers its result lets it start meanwhile, every time.
         let slowFeedDelivery = run.mode == .scripted
         var operations: [Endpoint: Operation] = [:]
+        // What each completion delivered: written on whatever thread finished the operation, and
+        // read by the screen once the operation says it is finished (nothing else orders them).
+        var deliveries: [Endpoint: Delivery] = [:]
         for endpoint in Endpoint.allCases {
-            operations[endpoint] = factory.fetchOperation(endpoint) { _ in
+            let delivery = Delivery()
+            deliveries[endpoint] = delivery
+            operations[endpoint] = factory.fetchOperation(endpoint) { answer in
                 if slowFeedDelivery && endpoint == .feed {
                     let deadline = Date(timeIntervalSinceNow: 0.03)
                     while Checkpoint.hits(Endpoint.parse.sent) == 0 && Date() < deadline { usleep(200) }
                 }
+                delivery.answer = answer
                 Checkpoint.hit(endpoint.finished)
             }
         }
@@ -177,13 +191,21 @@ public enum AsyncOperationLab: LabScenario {
                 operations[.avatar]!.cancel()
             }
         }
+        var avatarWaitedForItsAnswer = false
 
         switch run.mode {
         case .scripted:
-            // The avatar's answer is held until the user has cancelled both operations.
+            // The avatar's answer is held until the user has cancelled both operations. A running
+            // operation that is cancelled finishes then, without its answer: a request can stall
+            // for a long time, and the queue would wait for it.
             let avatarInFlight = run.pause(at: Endpoint.avatar.answering)
             userOpensTheScreen()
-            avatarInFlight.whilePaused(userScrollsAway)
+            avatarInFlight.whilePaused {
+                userScrollsAway()
+                let sent = Checkpoint.hits(Endpoint.avatar.sent) > 0
+                let finished = run.waitUntil(timeout: 0.5) { Checkpoint.hits(Endpoint.avatar.finished) > 0 }
+                avatarWaitedForItsAnswer = sent && !finished && Checkpoint.hits(Endpoint.avatar.replied) == 0
+            }
         case .stress:
             userOpensTheScreen()
             run.randomPause(upTo: 2)
@@ -193,10 +215,15 @@ public enum AsyncOperationLab: LabScenario {
         // Once the avatar's answer is in, the screen asks its operation whether it is done (to hide
         // a spinner). It blocks meanwhile instead of running the main run loop: a read of the
         // operation's state that nothing orders with the answer's thread, so a race there is a race.
+        // Every operation that says it is finished has delivered its result: the screen reads it.
+        // An isFinished that orders nothing (a relaxed atomic, say) is a race on that result.
         if Checkpoint.hits(Endpoint.avatar.sent) > 0 {
             let answerDeadline = Date(timeIntervalSinceNow: 1)
             while Checkpoint.hits(Endpoint.avatar.replied) == 0 && Date() < answerDeadline { usleep(100) }
-            _ = operations[.avatar]!.isFinished
+        }
+        for endpoint in Endpoint.allCases where operations[endpoint]!.isFinished {
+            // Used, not discarded: a read whose value goes nowhere may be compiled away.
+            run.record("results read once finished", deliveries[endpoint]!.answer == nil ? 0 : 1)
         }
 
         let everyoneFinished = run.settle(timeout: 1) {
@@ -217,6 +244,9 @@ public enum AsyncOperationLab: LabScenario {
         if Checkpoint.hits("show.early") > 0 {
             run.fail("the screen update ran before the parse and thumbnail operations had finished")
         }
+        if avatarWaitedForItsAnswer {
+            run.fail("avatar was cancelled while its request was in flight, yet it did not finish until its answer came: a running operation that is cancelled must finish at once")
+        }
         if thumbnailCancelledBeforeItCouldStart, Checkpoint.hits(Endpoint.thumbnail.sent) > 0 {
             run.fail("thumbnail was cancelled before it started, yet it sent its request")
         }
@@ -230,5 +260,69 @@ public enum AsyncOperationLab: LabScenario {
         }
         let shows = Checkpoint.hits("show.ran")
         run.expect(shows == 1, "the screen update ran \(shows) times; it should run once, after everything else")
+
+        screenPollsAnOperation(factory, in: run)
+        if run.mode == .stress {
+            for _ in 0..<startRaceRounds where cancelRacesStart(factory, in: run) {}
+        }
+    }
+
+    /// The screen starts a refresh of the feed by hand and polls it: "finished yet?", then it
+    /// reads what the completion delivered. It touches no run loop and no lock while it polls,
+    /// so only the operation's own isFinished can order the result before that read: an
+    /// isFinished that orders nothing (a relaxed atomic) is a data race on the result.
+    static func screenPollsAnOperation(_ factory: AsyncOperationFactory, in run: ScenarioRun) {
+        let delivery = Delivery()
+        let operation = factory.fetchOperation(.feed) { answer in
+            delivery.answer = answer
+            Checkpoint.hit("refresh.finished")
+        }
+        Thread.detachNewThread { operation.start() }
+        let deadline = DispatchTime.now().uptimeNanoseconds + 2_000_000_000
+        while !operation.isFinished && DispatchTime.now().uptimeNanoseconds < deadline {}
+        if operation.isFinished {
+            run.record("results read once finished", delivery.answer == nil ? 0 : 1)
+        } else {
+            run.fail("an operation started by hand (start() on a thread of its own) did not finish within 2 s of its start")
+        }
+    }
+
+    /// Stress rounds a cancel is raced against `start()` itself, per iteration.
+    static let startRaceRounds = 4
+
+    /// Stress: the user cancels an operation at the very moment it starts. Its start() runs on a
+    /// thread of the harness's that is held at a random synchronisation point inside it (a lock,
+    /// an atomic, a call into Foundation) while the cancel runs. A start() whose cancel check and
+    /// state change are two steps has a window between them that no checkpoint can reach (it is
+    /// all the student's code); a cancel that lands there must still end in one finish. False
+    /// once a round failed (the rest would only repeat it).
+    static func cancelRacesStart(_ factory: AsyncOperationFactory, in run: ScenarioRun) -> Bool {
+        let finishedBefore = Checkpoint.hits("start-race.finished")
+        let sentBefore = Checkpoint.hits(Endpoint.avatar.sent)
+        let repliedBefore = Checkpoint.hits(Endpoint.avatar.replied)
+        let operation = factory.fetchOperation(.avatar) { _ in Checkpoint.hit("start-race.finished") }
+        let held = ThreadHold.race(run, skippingUpTo: 12, work: { operation.start() }) {
+            run.user("cancels an operation while it starts") { operation.cancel() }
+        }
+        if held { run.record("cancels that landed inside start()", 1) }
+
+        // 2 s: a loaded grader can leave a thread unscheduled for long; the watchdog is 3 s.
+        let finished = run.waitUntil(timeout: 2) {
+            Checkpoint.hits("start-race.finished") > finishedBefore && operation.isFinished
+        }
+        if !finished {
+            run.fail("an operation cancelled while its start() was running never finished (its completion \(Checkpoint.hits("start-race.finished") > finishedBefore ? "ran, but isFinished stayed false" : "never ran")): a cancel can land between start()'s isCancelled check and its state change, and the operation must still finish")
+            return false
+        }
+        // Its request may be out: wait for the answer too, which must not finish it again.
+        if Checkpoint.hits(Endpoint.avatar.sent) > sentBefore {
+            run.waitUntil(timeout: 2) { Checkpoint.hits(Endpoint.avatar.replied) > repliedBefore }
+        }
+        let finishes = Checkpoint.hits("start-race.finished") - finishedBefore
+        if finishes > 1 {
+            run.fail("an operation cancelled while its start() was running finished \(finishes) times; it must finish exactly once")
+            return false
+        }
+        return true
     }
 }

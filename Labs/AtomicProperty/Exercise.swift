@@ -4,7 +4,7 @@ import AtomicProperty
 
 /// EXERCISE: this starts as a copy of the broken variant. Make `downloadFinished()` safe when
 /// many threads call it at once: no update may be lost. The harness runs it with
-/// `racelab run atomic-property --variant exercise`. Keep the class name, `downloadFinished()`
+/// `make check LAB=atomic-property`. Keep the class name, `downloadFinished()`
 /// and `finished`; change anything else.
 ///
 /// A download-progress counter with an "atomic" property: like Objective-C's `atomic`, every

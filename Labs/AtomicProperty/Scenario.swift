@@ -70,6 +70,27 @@ public enum AtomicPropertyLab: LabScenario {
                 run.randomPause(upTo: 1)
                 downloadEnds()
             }
+            // Then a burst: 16 downloads end at the same moment (each waits at a start line
+            // first). A fix that retries only so many times before it writes anyway loses
+            // updates here, where a thread can lose many rounds in a row.
+            if run.random.next(upperBound: UInt64(2)) == 0 {
+                let goal = Checkpoint.hits("burst.go") + 1
+                let readyBefore = Checkpoint.hits("burst.ready")
+                for _ in 0..<16 {
+                    downloads += 1
+                    Thread.detachNewThread {
+                        Checkpoint.hit("burst.ready")
+                        while Checkpoint.hits("burst.go") < goal { sched_yield() }  // the start line (TSan sees no order)
+                        Checkpoint.hit("download.start")
+                        counter.downloadFinished()
+                        Checkpoint.hit("download.done")
+                    }
+                }
+                run.user("16 downloads end at once") {
+                    run.waitUntil(timeout: 2) { Checkpoint.hits("burst.ready") - readyBefore >= 16 }
+                    Checkpoint.hit("burst.go")
+                }
+            }
         }
 
         if !run.waitUntil(timeout: 10, { Checkpoint.hits("download.done") >= downloads }) {

@@ -20,7 +20,7 @@ final class CancellationExerciseSum: Operation, @unchecked Sendable {
 }
 
 /// EXERCISE: a copy of the broken variant. Stop superseded sums early, and never show a cancelled
-/// one. Check it with `racelab run cancellation --variant exercise`. Keep the class name and actions.
+/// one. Check it with `make check LAB=cancellation`. Keep the class name and actions.
 /// Shows only the newest result (the stale-results fix), but lets every older sum run to the end.
 final class CancellationExercise: CancellationController {
     private var numbers: [Int]

@@ -17,6 +17,8 @@ public enum CancellationLab: LabScenario {
         invariants: [
             "a superseded recalculation may finish the step it is in, and starts no other (under random timing, where it may be just past its check, one more at most)",
             "once quiet, the total shown is the sum of the current list (a cancelled sum never shows)",
+            "every total the screen ever shows is the full sum of a list the user had (no partial total)",
+            "the sum runs in the background: no step of it on the main thread",
         ],
         expectedDetectors: [.invariant],
         defaultIterations: [.scripted: 3, .stress: 100]
@@ -32,9 +34,12 @@ public enum CancellationLab: LabScenario {
         let controller = variant.make(ListAppEnvironment(screen: screen, adder: SlowAdder(), initialNumbers: list))
         var edits = 0
         var stepsBeforeLastEdit = 0
+        // The totals a finished sum can show: the full sum of a list the user had.
+        var fullTotals: Set<String> = [screen.total.text(), String(list.reduce(0, +))]
 
         func userChanged(_ what: String, _ change: (inout [Int]) -> Void, _ action: () -> Void) {
             change(&list)
+            fullTotals.insert(String(list.reduce(0, +)))
             edits += 1
             let before = SlowAdder.stepsTaken
             run.user(what, action)
@@ -90,6 +95,12 @@ public enum CancellationLab: LabScenario {
         let shown = screen.total.text()
         run.expect(shown == String(list.reduce(0, +)),
                    "once quiet, the total shows \(shown) but the current list sums to \(list.reduce(0, +))")
+        // Checked over every value the label took, not just the last: a partial total that was
+        // on screen until the newest sum replaced it was still seen.
+        let partial = screen.total.textsShown.filter { !fullTotals.contains($0) }
+        run.expect(partial.isEmpty,
+                   "the total label showed \(partial.map { "\"\($0)\"" }.joined(separator: ", ")), no list's full total: a cancelled sum's partial total reached the screen")
+        SlowAdder.expectSumsOffMain(in: run)
         withExtendedLifetime(controller) {}
     }
 }

@@ -4,7 +4,7 @@ import CheckThenAct
 
 /// EXERCISE: this starts as a copy of the broken variant. Make the count safe when many threads
 /// record visits at once: no visit may be lost, and no data race. The harness runs it with
-/// `racelab run check-then-act --variant exercise`. Keep the class name, `recordVisit()` and
+/// `make check LAB=check-then-act`. Keep the class name, `recordVisit()` and
 /// `visits`; change anything else.
 ///
 /// A visitor counter that many threads update. It keeps a flag meaning "someone is updating the

@@ -4,7 +4,7 @@ import CompletionUI
 
 /// EXERCISE: this starts as a copy of the broken variant. Make every screen update happen on
 /// the main thread, while the check itself still runs on the background queue. The harness runs
-/// it with `racelab run completion-ui --variant exercise`. Keep the class name and
+/// it with `make check LAB=completion-ui`. Keep the class name and
 /// `refresh(_:)`; change anything else.
 ///
 /// Checks for new mail with an operation on a background queue, and puts the answer on the

@@ -26,6 +26,7 @@ public final class CompletionUIMailbox: Sendable {
     /// Reads the headers, page by page (each page is the checkpoint "mail.page"), and returns
     /// how many messages are new.
     public func countNewMessages() -> Int {
+        if Thread.isMainThread { Checkpoint.hit("mail.read-on-main") }
         for _ in 0..<Self.pages { Checkpoint.hit("mail.page") }
         return count
     }
@@ -71,6 +72,7 @@ public enum CompletionUILab: LabScenario {
             "every UI access happens on the main thread",
             "the spinner turns as soon as the user taps Refresh",
             "once the check is done, the screen shows its count and the spinner has stopped",
+            "the mailbox is read in the background, never on the main thread (the screen would freeze)",
         ],
         expectedDetectors: [.invariant],
         defaultIterations: [.scripted: 3, .stress: 100]  // the broken block is caught in its first iteration
@@ -95,6 +97,8 @@ public enum CompletionUILab: LabScenario {
             let shown = screen.newMessages.text()
             run.expect(shown == String(mailbox.expected),
                        "the server has \(mailbox.expected) new messages, but the screen shows \(shown)")
+            let onMain = Checkpoint.hits("mail.read-on-main")
+            run.expect(onMain == 0, "the mailbox was read on the main thread (\(onMain) time(s)): the screen froze while the check ran; check in the background, show the count on main")
         }
 
         switch run.mode {

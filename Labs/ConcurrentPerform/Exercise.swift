@@ -4,7 +4,7 @@ import ConcurrentPerform
 
 /// EXERCISE: this starts as a copy of the broken variant. Make the measurement correct and
 /// race-free: every row counted once, no two iterations touching the same memory unguarded. The
-/// harness runs it with `racelab run concurrent-perform --variant exercise`. Keep the class name
+/// harness runs it with `make check LAB=concurrent-perform`. Keep the class name
 /// and `measure(_:)`, and keep the rows measured in parallel; change anything else.
 ///
 /// Measures a photo's brightness in parallel: DispatchQueue.concurrentPerform runs one iteration

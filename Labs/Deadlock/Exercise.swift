@@ -4,7 +4,7 @@ import Deadlock
 
 /// EXERCISE: this starts as a copy of the broken variant. Make the bank safe: two transfers in
 /// opposite directions at the same moment must both finish, and printing a statement must not
-/// freeze or crash. The harness runs it with `racelab run deadlock --variant exercise`. Keep the
+/// freeze or crash. The harness runs it with `make check LAB=deadlock`. Keep the
 /// class names and the `DeadlockController` methods; change anything else.
 
 /// A bank with one lock per account (so transfers between other accounts need not wait), and

@@ -3,7 +3,7 @@ import LabKit
 import ListAdder
 
 /// EXERCISE: this starts as a copy of the broken variant. Make it safe: the harness runs it
-/// with `racelab run list-adder --variant exercise` and passes it only when no detector fires.
+/// with `make check LAB=list-adder` and passes it only when no detector fires.
 /// Keep the class name and the three user actions; change anything else.
 final class ListAdderExercise: ListAdderController {
     private var numbers: [Int]

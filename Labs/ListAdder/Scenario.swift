@@ -18,6 +18,7 @@ public enum ListAdderLab: LabScenario {
         invariants: [
             "the process does not crash",
             "the total shown is the sum of a list the user actually had",
+            "the sum runs in the background: no step of it on the main thread",
         ],
         expectedDetectors: [.tsan, .crash],
         defaultIterations: [.scripted: 3, .stress: 100]
@@ -69,6 +70,7 @@ public enum ListAdderLab: LabScenario {
         run.expect(
             Int(shown).map(sumsTheUserHad.contains) ?? false,
             "the total shows \(shown), but the user's lists summed to \(sumsTheUserHad.sorted())")
+        SlowAdder.expectSumsOffMain(in: run)
         withExtendedLifetime(controller) {}
     }
 }

@@ -5,7 +5,7 @@ import Mandelbrot
 // EXERCISE: a copy of the broken variant. Make it safe: no bitmap may be shared between the
 // render and draw(), a frame is shown only when it is complete, renders finish in the order they
 // were asked for, and renders still queued when the view goes away must not start. Check it with
-// `racelab run mandelbrot --variant exercise`. Keep the class name MandelbrotExercise, `show(_:)`
+// `make check LAB=mandelbrot`. Keep the class name MandelbrotExercise, `show(_:)`
 // and `draw()`; change anything else.
 
 /// The first threaded version: the view keeps one bitmap, a background thread renders into it,

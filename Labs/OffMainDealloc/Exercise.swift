@@ -3,7 +3,7 @@ import LabKit
 import OffMainDealloc
 
 /// EXERCISE: a copy of the broken variant. Make the controller always die on the main thread, and
-/// never update a dismissed screen. Check it with `racelab run off-main-dealloc --variant exercise`.
+/// never update a dismissed screen. Check it with `make check LAB=off-main-dealloc`.
 /// Recalculates on a thread whose closure uses `self`.
 final class OffMainDeallocExercise: ScreenController, OffMainDeallocController {
     private var numbers: [Int]

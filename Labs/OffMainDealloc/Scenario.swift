@@ -22,6 +22,7 @@ public enum OffMainDeallocLab: LabScenario {
             "the controller's deinit runs on the main thread",
             "no callback updates a screen after it was dismissed",
             "a dismissed controller is deallocated once its work settles (no leak)",
+            "the sum runs in the background: no step of it on the main thread",
         ],
         expectedDetectors: [.invariant],
         defaultIterations: [.scripted: 3, .stress: 100]
@@ -104,5 +105,6 @@ public enum OffMainDeallocLab: LabScenario {
 
         run.settle()
         checkDeallocation(run.mode == .scripted ? "leaving during the sum" : "leaving")
+        SlowAdder.expectSumsOffMain(in: run)
     }
 }

@@ -4,7 +4,7 @@ import OnceOnlyInit
 
 /// EXERCISE: this starts as a copy of the broken variant. Make sure only one cache is ever built,
 /// however many threads ask at once, and that everyone gets that one. Keep the class name and
-/// `sharedCache`. Check it with `racelab run once-only-init --variant exercise`.
+/// `sharedCache`. Check it with `make check LAB=once-only-init`.
 ///
 /// The classic lazy shared instance: look in the slot, build the cache if it is empty.
 /// (In a real app: `private static var shared: Cache?` and a `static var` getter; see Scenario.swift.)

@@ -4,8 +4,8 @@ import PhotoPipeline
 
 // EXERCISE: a copy of the broken variant. Make it safe: the operations must not share the
 // records with the table, a cancelled row must stop working at its next chunk or step, and every
-// visible row must end filtered (or "failed"). Check it with `racelab run photo-pipeline
-// --variant exercise`. Also worth fixing, though the grader does not check them: the filter a
+// visible row must end filtered (or "failed"). Check it with `make check
+// LAB=photo-pipeline`. Also worth fixing, though the grader does not check them: the filter a
 // failed download leaves behind, and the delegate that can outlive the screen. Keep the class
 // name PhotoPipelineExercise and the three methods of PhotoPipelineController; change anything else.
 

@@ -22,7 +22,7 @@ final class PriorityInversionExerciseDecode: Operation, @unchecked Sendable {
 /// EXERCISE: this starts as a copy of the broken variant. Make the tapped photo appear at once:
 /// after the tap, at most one other photo may start decoding before it is on screen, while
 /// prefetches still wait for the thumbnails and the decoder still gets one photo at a time. The
-/// harness runs it with `racelab run priority-inversion --variant exercise`. Keep the class name,
+/// harness runs it with `make check LAB=priority-inversion`. Keep the class name,
 /// the three methods and `makePriorityInversionExercise`; change anything else.
 ///
 /// The photo browser: every decode goes through one queue that runs one operation at a time

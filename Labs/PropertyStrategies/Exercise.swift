@@ -5,7 +5,7 @@ import PropertyStrategies
 // EXERCISE: a copy of the broken variant. Give every property of the operation a thread-safety
 // strategy, and keep to it: what is set before the start is never changed after it, what the
 // operation works out is read only once it finished, and nothing is shared between operations
-// that is not safe to share. Check it with `racelab run property-strategies --variant exercise`.
+// that is not safe to share. Check it with `make check LAB=property-strategies`.
 // Keep the class name PropertyStrategiesExercise and the three methods of
 // PropertyStrategiesController; change anything else.
 

@@ -120,6 +120,10 @@ public enum PropertyStrategiesLab: LabScenario {
         let expected = PropertyStrategiesFormatter.expected(list.reduce(0, +))
         let shown = screen.total.text()
         run.expect(shown == expected, "once quiet, the screen shows \(shown), but the list sums to \(expected)")
+        // Every value the label ever took, not only the ones the checks above happened to read.
+        let allowed = Set(sumsTheUserHad.map(PropertyStrategiesFormatter.expected)).union(["0"])
+        let strays = screen.total.textsShown.filter { !allowed.contains($0) }
+        run.expect(strays.isEmpty, "at some moment the screen showed \(strays.map { "\"\($0)\"" }.joined(separator: ", ")), no list's total")
         withExtendedLifetime(controller) {}
     }
 }

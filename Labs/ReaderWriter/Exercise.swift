@@ -4,7 +4,7 @@ import ReaderWriter
 
 /// EXERCISE: this starts as a copy of the broken variant. Make the card safe: a reader must never
 /// see half a rename. Keep the concurrent queue (readers should still run side by side), the class
-/// name and the two methods. Check it with `racelab run reader-writer --variant exercise`.
+/// name and the two methods. Check it with `make check LAB=reader-writer`.
 ///
 /// The shared contact card, kept behind a concurrent queue: reads are `sync` blocks (many may run
 /// at once, which is what a concurrent queue is for) and renames are `async` blocks on it too.

@@ -3,7 +3,7 @@ import LabKit
 import StaleResults
 
 /// EXERCISE: a copy of the broken variant. Make sure an old result can never replace a newer one.
-/// Check it with `racelab run stale-results --variant exercise`. Keep the class name and its actions.
+/// Check it with `make check LAB=stale-results`. Keep the class name and its actions.
 /// Each change starts a sum of a private copy of the list and shows the result on the main
 /// thread. No data race anywhere, and still wrong.
 final class StaleResultsExercise: StaleResultsController {

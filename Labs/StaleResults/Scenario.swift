@@ -16,6 +16,7 @@ public enum StaleResultsLab: LabScenario {
         invariants: [
             "once the app is quiet, the total shown is the sum of the current list",
             "the total shown is always the sum of a list the user had, and never goes back from a newer list's total to an older one's",
+            "the sum runs in the background: no step of it on the main thread",
         ],
         expectedDetectors: [.invariant],
         // 100, like most labs: the broken variant is caught in about one iteration in two
@@ -63,6 +64,34 @@ public enum StaleResultsLab: LabScenario {
             return true
         }
 
+        func lateResult() {
+            run.settle(timeout: 1, until: { watch() && !screen.recalculating.isOn() })
+            let stepsBefore = SlowAdder.stepsTaken
+            let number = Int(run.random.next(upperBound: UInt64(20)))
+            userChanged("adds \(number)", { $0.append(number) }) { controller.add(number) }
+            let steps = list.count
+            // Busy: the moment the last step is taken matters (a run-loop turn is 2 ms).
+            let deadline = DispatchTime.now().uptimeNanoseconds + 1_000_000_000
+            while SlowAdder.stepsTaken < stepsBefore + steps && DispatchTime.now().uptimeNanoseconds < deadline {}
+            guard SlowAdder.stepsTaken >= stepsBefore + steps,
+                  let worker = Checkpoint.threadPositions()
+                      .filter({ !$0.isMainThread && $0.checkpoint == "adder.step" })
+                      .min(by: { $0.secondsAgo < $1.secondsAgo }) else { return }
+            ThreadHold.target(thread: worker.threadID)
+            // Let it pass 0 to 3 synchronisation points first: the check may be a lock taken,
+            // the value read under it and the lock let go, before the hand-over to main.
+            let held = ThreadHold.holdPassing(Int(run.random.next(upperBound: UInt64(4))), atMost: 0.1)
+            if list.count > 2 {
+                userChanged("deletes all but 2", { $0.removeSubrange(2...) }) { controller.removeAll(keepingFirst: 2) }
+            } else {
+                userChanged("adds 1", { $0.append(1) }) { controller.add(1) }
+            }
+            let newest = String(list.reduce(0, +))
+            run.waitUntil(timeout: 0.09) { _ = watch(); return screen.total.text() == newest }
+            ThreadHold.release()
+            if held { run.record("late results held", 1) }
+        }
+
         switch run.mode {
         case .scripted:
             // The technote's story, made harder to dodge: the user adds 5, and a sum of three
@@ -95,12 +124,26 @@ public enum StaleResultsLab: LabScenario {
                 }
                 _ = watch()
             }
+            // Then two late results: once things are quiet, the user edits; when that sum
+            // has added its last number, its thread is stopped at its next synchronisation point
+            // (where it asks "am I still the newest?", or hands its total to main) while the user
+            // edits again and the newer total is shown. A check made on the worker is stale by the
+            // time its total lands; one made on main, as the total lands, is not.
+            for _ in 0..<2 { lateResult() }
         }
 
-        run.settle(until: { watch() && !screen.recalculating.isOn() })
+        // Quiet means the newest total is up, not merely that the spinner is off: a fix that
+        // runs the sums one after another may show each older total first, in order, while the
+        // newest is still queued (on a loaded machine, for a while). One that never gets there
+        // within a second is caught below.
+        let current = String(list.reduce(0, +))
+        if !run.settle(timeout: 1, until: { watch() && !screen.recalculating.isOn() && screen.total.text() == current }) {
+            run.settle(timeout: 1, until: { watch() && !screen.recalculating.isOn() })
+        }
         let shown = screen.total.text()
         run.expect(shown == String(list.reduce(0, +)),
                    "once quiet, the total shows \(shown) but the current list sums to \(list.reduce(0, +))")
+        SlowAdder.expectSumsOffMain(in: run)
         withExtendedLifetime(controller) {}
     }
 }

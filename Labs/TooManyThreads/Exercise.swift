@@ -5,7 +5,7 @@ import TooManyThreads
 /// EXERCISE: this starts as a copy of the broken variant. Read at most
 /// `TooManyThreadsCardReader.filesAtOnce` photos from the card at once, however many albums are
 /// imported, and still show every photo on the main thread when it is in. The harness runs it
-/// with `racelab run too-many-threads --variant exercise`. Keep the class name and
+/// with `make check LAB=too-many-threads`. Keep the class name and
 /// `importPhotos(_:)`; change anything else.
 ///
 /// The gallery reads every photo of the album on a thread of its own: nothing waits for

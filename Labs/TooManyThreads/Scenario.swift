@@ -19,6 +19,8 @@ public final class TooManyThreadsCardReader: Sendable {
     /// atomics: they order nothing between the lab's threads, so they cannot hide a race.
     private let reading = Atomic<Int>(0)
     private let peak = Atomic<Int>(0)
+    /// Reads made on the main thread: each one froze the screen while the card worked.
+    private let onMain = Atomic<Int>(0)
     private let readMicroseconds: UInt32
 
     init(readMicroseconds: UInt32) {
@@ -28,6 +30,7 @@ public final class TooManyThreadsCardReader: Sendable {
     /// Reads the photo `name` from the card: blocks this thread for a while (the checkpoint
     /// "card.read" is its start, where the harness may hold or delay it).
     public func read(_ name: String) -> ImportedPhoto {
+        if Thread.isMainThread { onMain.add(1, ordering: .relaxed) }
         let now = reading.add(1, ordering: .relaxed).newValue
         var seen = peak.load(ordering: .relaxed)
         while now > seen {
@@ -44,6 +47,9 @@ public final class TooManyThreadsCardReader: Sendable {
 
     /// The most reads that were ever in progress at once.
     var mostAtOnce: Int { peak.load(ordering: .relaxed) }
+
+    /// How many reads ran on the main thread.
+    var readsOnMain: Int { onMain.load(ordering: .relaxed) }
 }
 
 /// The gallery (a view: main thread only). It shows each photo once it is imported.
@@ -83,6 +89,7 @@ public enum TooManyThreadsLab: LabScenario {
         invariants: [
             "the card reads one photo at a time (at most 1 read in progress)",
             "every photo is shown once, on the main thread, once the reads are over",
+            "no photo is read on the main thread (a read blocks its thread: the screen would freeze)",
         ],
         expectedDetectors: [.invariant],
         defaultIterations: [.scripted: 3, .explore: 13, .stress: 60]  // caught in the first stress iteration (calibration)
@@ -135,6 +142,8 @@ public enum TooManyThreadsLab: LabScenario {
         let most = reader.mostAtOnce
         run.record("most reads at once", Double(most))
         run.expect(most <= limit, "\(most) photos were read at once; the card reads \(limit) at a time well: too many threads at once")
+        let onMain = reader.readsOnMain
+        run.expect(onMain == 0, "\(onMain) photo(s) were read from the card on the main thread: a read blocks its thread, so the screen froze meanwhile; read in the background, show on main")
         let counted = Dictionary(gallery.shown.map { ($0, 1) }, uniquingKeysWith: +)
         let missing = expected.filter { counted[$0] == nil }
         let twice = counted.filter { $0.value > 1 }.keys.sorted()

@@ -3,7 +3,7 @@ import LabKit
 import UIOffMain
 
 /// EXERCISE: a copy of the broken variant. Make every screen update happen on the main thread.
-/// Check it with `racelab run ui-off-main --variant exercise`. Keep the class name and `add(_:)`.
+/// Check it with `make check LAB=ui-off-main`. Keep the class name and `add(_:)`.
 /// Sums on a background thread, from a private copy of the list (so no data race on the list),
 /// and then updates the screen from that same thread.
 final class UIOffMainExercise: UIOffMainController {

@@ -4,7 +4,7 @@ import WorkerThread
 
 /// EXERCISE: a copy of the broken variant. Make start() return only once the thread can take
 /// work, let the idle thread sleep until work or a stop arrives, and make stop() return only once
-/// the thread has ended. Check it with `racelab run worker-thread --variant exercise`.
+/// the thread has ended. Check it with `make check LAB=worker-thread`.
 /// Keep the class name and its three methods.
 /// The seed's first worker: start() creates the thread and returns; the thread sets itself up,
 /// then runs its run loop for a short while, again and again, forever. Here it at least checks a

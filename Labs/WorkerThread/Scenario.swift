@@ -230,10 +230,21 @@ public enum WorkerThreadLab: LabScenario {
         // 2. A quiet period: an idle worker should sleep the whole time.
         let quiet = run.mode == .scripted ? 0.05 : 0.001 * Double(run.random.next(upperBound: UInt64(10)) + 1)
         let wakeUpsBefore = Checkpoint.hits("worker.idle-wakeup")
+        // Scripted, also from the OS's side: a worker that naps in a wait loop of its own (not
+        // the run loop's) never reaches the run loop's count above, but the OS switches it in
+        // every time it wakes to look. A thread blocked with nothing to wake it is never.
+        let workerThread = run.mode == .scripted
+            ? Checkpoint.threadPositions().first { !$0.isMainThread && $0.checkpoint == "worker.job" }?.threadID : nil
+        let switchesBefore = workerThread.flatMap(ThreadWakeUps.count)
         run.spin(for: quiet)
         let wakeUps = Checkpoint.hits("worker.idle-wakeup") - wakeUpsBefore
         run.record("idle wake-ups", Double(wakeUps))
         run.expect(wakeUps == 0, "the idle worker woke up \(wakeUps) times in \(Int(quiet * 1000)) ms with nothing to do")
+        if let workerThread, let switchesBefore, let switchesAfter = ThreadWakeUps.count(thread: workerThread) {
+            // Two at most: the OS may move a sleeping thread once or twice for reasons of its own.
+            let switches = switchesAfter - switchesBefore
+            run.expect(switches <= 2, "the idle worker thread was woken \(switches) times by the OS in \(Int(quiet * 1000)) ms with nothing to do: a timed wait or a sleep in a loop is polling too")
+        }
 
         // 3. More work, then stop.
         let more = run.mode == .scripted ? 1 : Int(run.random.next(upperBound: UInt64(4))) + 1

@@ -4,7 +4,7 @@ import WrongQueue
 
 /// EXERCISE: this starts as a copy of the broken variant. Make sure the canvas is only ever
 /// touched on the render queue, and have the helpers check it (DispatchSpecificKey). Keep the class
-/// name and the two user actions. Check it with `racelab run wrong-queue --variant exercise`.
+/// name and the two user actions. Check it with `make check LAB=wrong-queue`.
 ///
 /// Frames are painted on the render queue, one at a time. The canvas belongs to that queue.
 final class WrongQueueExercise: WrongQueueController {

@@ -75,11 +75,43 @@ RL_INVISIBLE static void raw_sleep_us(int64_t us) {
     syscall(SYS_nanosleep, &nap, NULL);
 }
 
-// The handler: the thread sleeps where the signal found it.
+// A hold (rl_hold_*): one chosen thread stopped at its next synchronisation point until the
+// thread that asked releases it, or the asker's limit passed (the held thread may hold a lock
+// the asker then waits for: the hold must end on its own).
+enum { RL_HOLD_IDLE = 0, RL_HOLD_ASKED = 1, RL_HOLD_HOLDING = 2 };
+static int64_t hold_target;
+static int hold_state;
+static int64_t hold_max_ns;
+
+RL_INVISIBLE static int64_t now_ns(void) {
+    struct timespec now;
+    syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &now);
+    return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+}
+
+// In the handler: if this thread is the one asked for, hold it here. 1 if it was held.
+RL_INVISIBLE static int hold_here(void) {
+    if (LOAD(&hold_target) != (int64_t)syscall(SYS_gettid)) return 0;
+    int asked = RL_HOLD_ASKED;
+    if (!__atomic_compare_exchange_n(&hold_state, &asked, RL_HOLD_HOLDING, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return 0;
+    int64_t until = now_ns() + LOAD(&hold_max_ns);
+    for (int64_t left = until - now_ns(); LOAD(&hold_state) == RL_HOLD_HOLDING && left > 0; left = until - now_ns()) {
+        struct timespec wait = {left / 1000000000, left % 1000000000};
+        syscall(SYS_futex, &hold_state, FUTEX_WAIT_PRIVATE, RL_HOLD_HOLDING, &wait, NULL, 0);
+    }
+    STORE(&hold_state, RL_HOLD_IDLE);
+    return 1;
+}
+
+// The handler: the thread sleeps where the signal found it (or is held there, when asked).
 RL_INVISIBLE static void on_preempt(int number) {
     (void)number;
     int saved = errno;
     __atomic_add_fetch(&signals_handled, 1, __ATOMIC_RELAXED);
+    if (hold_here()) {
+        errno = saved;
+        return;
+    }
     int64_t max_us = LOAD(&sleep_max_us);
     if (max_us > 0) raw_sleep_us(1 + (int64_t)(draw() % (uint64_t)max_us));
     errno = saved;
@@ -190,6 +222,54 @@ RL_INVISIBLE void rl_preemption_stop(void) {
     rl_preemption_wake();
     pthread_join(sender, NULL);
     STORE(&sender_running, 0);
+#endif
+}
+
+RL_INVISIBLE void rl_hold_target_this_thread(void) {
+#if defined(__linux__)
+    STORE(&hold_target, rl_current_thread_id());
+#endif
+}
+
+RL_INVISIBLE void rl_hold_set_target(int64_t thread_id) {
+#if defined(__linux__)
+    STORE(&hold_target, thread_id);
+#else
+    (void)thread_id;
+#endif
+}
+
+RL_INVISIBLE int rl_hold_target(int64_t within_ns, int64_t at_most_ns) {
+#if defined(__linux__)
+    int64_t tid = LOAD(&hold_target);
+    // The handler is installed while the stress pass preempts; without it SIGURG is ignored.
+    if (tid == 0 || !LOAD(&sender_running)) return 0;
+    STORE(&hold_max_ns, at_most_ns);
+    STORE(&hold_state, RL_HOLD_ASKED);
+    if (syscall(SYS_tgkill, getpid(), (pid_t)tid, SIGURG) != 0) {
+        STORE(&hold_state, RL_HOLD_IDLE);
+        return 0;
+    }
+    int64_t until = now_ns() + within_ns;
+    while (LOAD(&hold_state) == RL_HOLD_ASKED && now_ns() < until) { }
+    // Not held in time (the thread was blocked, or past its last synchronisation point): take
+    // the request back, so a late delivery just sleeps like any preemption.
+    int asked = RL_HOLD_ASKED;
+    if (__atomic_compare_exchange_n(&hold_state, &asked, RL_HOLD_IDLE, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return 0;
+    return LOAD(&hold_state) == RL_HOLD_HOLDING;
+#else
+    (void)within_ns;
+    (void)at_most_ns;
+    return 0;
+#endif
+}
+
+RL_INVISIBLE void rl_hold_release(void) {
+#if defined(__linux__)
+    int holding = RL_HOLD_HOLDING;
+    if (__atomic_compare_exchange_n(&hold_state, &holding, RL_HOLD_IDLE, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+        syscall(SYS_futex, &hold_state, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+    }
 #endif
 }
 

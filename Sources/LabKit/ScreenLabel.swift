@@ -11,16 +11,23 @@ public final class ScreenLabel: @unchecked Sendable {
     private let lock = NSLock()
     private var storage: String
     private var closed = false
+    /// Every text it was given, in order: a value that flashed on screen and was soon replaced
+    /// was still seen by the user.
+    private var history: [String] = []
+    /// A label is a view too: it must die on the main thread, even when a worker held it alone.
+    private let lifetime: ScreenLifetime
 
-    public init(_ name: String, text: String = "") {
+    public init(_ name: String, text: String = "", file: StaticString = #filePath, line: UInt = #line) {
         self.name = name
         self.storage = text
+        lifetime = ScreenLifetime("\(name) label", file: file, line: line)
     }
 
     public func setText(_ text: String, file: StaticString = #filePath, line: UInt = #line) {
         MainThreadChecker.shared.check("\(name) label set to \"\(text)\"", file: file, line: line)
         let wasClosed = lock.withLock { () -> Bool in
             storage = text
+            history.append(text)
             return closed
         }
         if wasClosed {
@@ -35,6 +42,9 @@ public final class ScreenLabel: @unchecked Sendable {
 
     /// The screen went away: any later update is a callback that reached a dismissed screen.
     public func close() { lock.withLock { closed = true } }
+
+    /// Every text set so far, in order (harness side: no main-thread rule).
+    @_spi(LabAuthoring) public var textsShown: [String] { lock.withLock { history } }
 }
 
 /// A stand-in for a UI flag (a spinner, a "recalculating" state): main thread only.
@@ -42,16 +52,29 @@ public final class ScreenFlag: @unchecked Sendable {
     public let name: String
     private let lock = NSLock()
     private var storage: Bool
+    private var closed = false
+    /// A view: it must die on the main thread.
+    private let lifetime: ScreenLifetime
 
-    public init(_ name: String, isOn: Bool = false) {
+    public init(_ name: String, isOn: Bool = false, file: StaticString = #filePath, line: UInt = #line) {
         self.name = name
         self.storage = isOn
+        lifetime = ScreenLifetime("\(name) flag", file: file, line: line)
     }
 
     public func set(_ isOn: Bool, file: StaticString = #filePath, line: UInt = #line) {
         MainThreadChecker.shared.check("\(name) flag set to \(isOn)", file: file, line: line)
-        lock.withLock { storage = isOn }
+        let wasClosed = lock.withLock { () -> Bool in
+            storage = isOn
+            return closed
+        }
+        if wasClosed {
+            MainThreadChecker.shared.record("\(name) flag of a dismissed screen set to \(isOn)", file: file, line: line)
+        }
     }
+
+    /// The screen went away: any later update is a callback that reached a dismissed screen.
+    public func close() { lock.withLock { closed = true } }
 
     public func isOn(file: StaticString = #filePath, line: UInt = #line) -> Bool {
         MainThreadChecker.shared.check("\(name) flag read", file: file, line: line)

@@ -1,3 +1,4 @@
+import Foundation
 /// The screen of the technote's list app: a total at the top and a "recalculating" spinner.
 /// Shared by the labs that retell that story (list-adder, ui-off-main, stale-results, ...).
 public final class TotalScreen: @unchecked Sendable {
@@ -9,7 +10,10 @@ public final class TotalScreen: @unchecked Sendable {
     public init() {}
 
     /// The user left the screen: later updates are recorded as rule violations.
-    public func close() { total.close() }
+    public func close() {
+        total.close()
+        recalculating.close()
+    }
 }
 
 /// The slow part of the list app: adding one number to a running total takes a while, which is
@@ -19,12 +23,21 @@ public final class SlowAdder: Sendable {
     public init() {}
 
     public func add(_ number: Int, to total: Int) -> Int {
+        if Thread.isMainThread { Checkpoint.hit("adder.step-on-main") }
         Checkpoint.hit("adder.step")
         return total + number
     }
 
     /// How many steps all sums took since the iteration began (work done, wasted or not).
     @_spi(LabAuthoring) public static var stepsTaken: Int { Checkpoint.hits("adder.step") }
+
+    /// The list app sums in the background so that the screen never freezes: a step taken on the
+    /// main thread is the freeze the story began with. (A "fix" that sums on main has no race
+    /// left, and no app either.)
+    @_spi(LabAuthoring) public static func expectSumsOffMain(in run: ScenarioRun) {
+        let onMain = Checkpoint.hits("adder.step-on-main")
+        run.expect(onMain == 0, "\(onMain) step(s) of a sum ran on the main thread: the screen froze while it summed (sum in the background, show the total on main)")
+    }
 }
 
 /// What the list-app labs hand each variant: the screen, the slow adder, and the starting list.

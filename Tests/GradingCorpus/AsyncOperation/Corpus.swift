@@ -11,5 +11,8 @@ public let asyncOperationCorpus = LabSolutions(AsyncOperationLab.self, [
     LabVariant(.wrongFix, name: "wrong-finish-twice") { AsyncOperationWrongFinishTwice(network: $0) },
     LabVariant(.wrongFix, name: "wrong-finish-then-deliver") { AsyncOperationWrongFinishThenDeliver(network: $0) },
     LabVariant(.wrongFix, name: "wrong-no-finished-notification") { AsyncOperationWrongNoFinishedNotification(network: $0) },
+    LabVariant(.wrongFix, name: "wrong-cancel-between-check-and-start") { AsyncOperationWrongCheckThenStart(network: $0) },
     LabVariant(.wrongFix, name: "wrong-block-operation") { AsyncOperationWrongBlockOperation(network: $0) },
+    LabVariant(.wrongFix, name: "wrong-relaxed-atomic-state") { AsyncOperationWrongRelaxedAtomicState(network: $0) },
+    LabVariant(.wrongFix, name: "wrong-running-ignores-cancel") { AsyncOperationWrongRunningIgnoresCancel(network: $0) },
 ])

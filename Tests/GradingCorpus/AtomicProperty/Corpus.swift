@@ -13,4 +13,5 @@ public let atomicPropertyCorpus = LabSolutions(AtomicPropertyLab.self, [
     LabVariant(.wrongFix, name: "wrong-compare-exchange-once") { AtomicPropertyWrongCompareExchangeOnce(progress: $0) },
     LabVariant(.wrongFix, name: "wrong-unlocked-getter") { AtomicPropertyWrongUnlockedGetter(progress: $0) },
     LabVariant(.wrongFix, name: "wrong-update-in-background") { AtomicPropertyWrongUpdateInBackground(progress: $0) },
+    LabVariant(.wrongFix, name: "wrong-bounded-retry") { AtomicPropertyWrongBoundedRetry(progress: $0) },
 ])

@@ -11,4 +11,5 @@ public let cancellationCorpus = LabSolutions(CancellationLab.self, [
     LabVariant(.wrongFix, name: "wrong-check-at-start") { CancellationWrongCheckAtStart(environment: $0) },
     LabVariant(.wrongFix, name: "wrong-unlocked-flag") { CancellationWrongUnlockedFlag(environment: $0) },
     LabVariant(.wrongFix, name: "wrong-shows-cancelled-total") { CancellationWrongShowsCancelledTotal(environment: $0) },
+    LabVariant(.wrongFix, name: "wrong-shows-partial-total") { CancellationWrongShowsPartialTotal(environment: $0) },
 ])

@@ -14,4 +14,5 @@ public let checkThenActCorpus = LabSolutions(CheckThenActLab.self, [
     LabVariant(.wrongFix, name: "wrong-lock-updates-only") { CheckThenActWrongLockUpdatesOnly(clerk: $0) },
     LabVariant(.wrongFix, name: "wrong-lock-per-call") { CheckThenActWrongLockPerCall(clerk: $0) },
     LabVariant(.wrongFix, name: "wrong-count-in-background") { CheckThenActWrongCountInBackground(clerk: $0) },
+    LabVariant(.wrongFix, name: "wrong-check-and-raise-locked-apart") { CheckThenActWrongCheckAndRaiseLockedApart(clerk: $0) },
 ])

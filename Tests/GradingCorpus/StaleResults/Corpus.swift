@@ -10,4 +10,6 @@ public let staleResultsCorpus = LabSolutions(StaleResultsLab.self, [
     LabVariant(.wrongFix, name: "wrong-compare-count-and-last") { StaleResultsWrongCompareCountAndLast(environment: $0) },
     LabVariant(.wrongFix, name: "wrong-generation-read-late") { StaleResultsWrongGenerationReadLate(environment: $0) },
     LabVariant(.wrongFix, name: "wrong-show-when-idle") { StaleResultsWrongShowWhenIdle(environment: $0) },
+    LabVariant(.validFix, name: "valid-serial-queue-every-result") { StaleResultsValidSerialQueueEveryResult(environment: $0) },
+    LabVariant(.wrongFix, name: "wrong-check-on-worker") { StaleResultsWrongCheckOnWorker(environment: $0) },
 ])

@@ -10,4 +10,6 @@ public let tooManyThreadsCorpus = LabSolutions(TooManyThreadsLab.self, [
     LabVariant(.wrongFix, name: "wrong-queue-per-album") { TooManyThreadsWrongQueuePerAlbum(environment: $0) },
     LabVariant(.wrongFix, name: "wrong-signal-before-read") { TooManyThreadsWrongSignalBeforeRead(environment: $0) },
     LabVariant(.wrongFix, name: "wrong-show-on-worker") { TooManyThreadsWrongShowOnWorker(environment: $0) },
+    LabVariant(.wrongFix, name: "wrong-reads-on-main") { TooManyThreadsWrongReadsOnMain(environment: $0) },
+    LabVariant(.wrongFix, name: "wrong-worker-owns-gallery") { TooManyThreadsWrongWorkerOwnsGallery(environment: $0) },
 ])

@@ -1,6 +1,7 @@
 // VALID: one long-lived worker thread takes photo names from a shared list (behind a lock, with
-// a condition to wait on) and reads them one by one. When the gallery goes away the list is
-// closed and the worker ends.
+// a condition to wait on) and reads them one by one. It never holds the gallery: each photo goes
+// to the main thread, which looks the gallery up there (a weak link read only on main), so the
+// gallery dies on main. When the controller goes away the list is closed and the worker ends.
 import Foundation
 import LabKit
 import TooManyThreads
@@ -33,15 +34,22 @@ final class TooManyThreadsValidWorkList: @unchecked Sendable {
     }
 }
 
+/// A weak link to the gallery, read only on the main thread: a worker that holds this holds no view.
+final class TooManyThreadsValidGalleryLink: @unchecked Sendable {
+    weak var gallery: TooManyThreadsGallery?  // main thread only
+    init(_ gallery: TooManyThreadsGallery) { self.gallery = gallery }
+}
+
 final class TooManyThreadsValidOneWorker: TooManyThreadsController {
     private let work = TooManyThreadsValidWorkList()
 
     init(environment: TooManyThreadsEnvironment) {
-        let gallery = environment.gallery, reader = environment.reader, work = self.work
+        let screen = TooManyThreadsValidGalleryLink(environment.gallery)
+        let reader = environment.reader, work = self.work
         Thread.detachNewThread {
             while let name = work.next() {
                 let photo = reader.read(name)
-                DispatchQueue.main.async { gallery.show(photo) }
+                DispatchQueue.main.async { screen.gallery?.show(photo) }
             }
         }
     }

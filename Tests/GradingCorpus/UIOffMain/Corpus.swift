@@ -11,4 +11,6 @@ public let uiOffMainCorpus = LabSolutions(UIOffMainLab.self, [
     LabVariant(.wrongFix, name: "wrong-global-queue") { UIOffMainWrongGlobalQueue(environment: $0) },
     LabVariant(.wrongFix, name: "wrong-current-queue") { UIOffMainWrongCurrentQueue(environment: $0) },
     LabVariant(.wrongFix, name: "wrong-reads-label-off-main") { UIOffMainWrongReadsLabelOffMain(environment: $0) },
+    LabVariant(.wrongFix, name: "wrong-sum-on-main") { UIOffMainWrongSumOnMain(environment: $0) },
+    LabVariant(.wrongFix, name: "wrong-worker-reads-live-list") { UIOffMainWrongWorkerReadsLiveList(environment: $0) },
 ])

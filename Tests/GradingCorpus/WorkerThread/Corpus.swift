@@ -12,4 +12,5 @@ public let workerThreadCorpus = LabSolutions(WorkerThreadLab.self, [
     LabVariant(.wrongFix, name: "wrong-unlocked-ready-wait") { WorkerThreadWrongUnlockedReadyWait(environment: $0) },
     LabVariant(.wrongFix, name: "wrong-no-source") { WorkerThreadWrongNoSource(environment: $0) },
     LabVariant(.wrongFix, name: "wrong-stop-from-caller") { WorkerThreadWrongStopFromCaller(environment: $0) },
+    LabVariant(.wrongFix, name: "wrong-own-queue-naps") { WorkerThreadWrongOwnQueueNaps(environment: $0) },
 ])

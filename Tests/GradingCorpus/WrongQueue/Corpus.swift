@@ -12,4 +12,5 @@ public let wrongQueueCorpus = LabSolutions(WrongQueueLab.self, [
     LabVariant(.wrongFix, name: "wrong-delayed-wipe") { WrongQueueWrongDelayedWipe(environment: $0) },
     LabVariant(.wrongFix, name: "wrong-skip-while-busy") { WrongQueueWrongSkipWhileBusy(environment: $0) },
     LabVariant(.wrongFix, name: "wrong-sticky-cancel") { WrongQueueWrongStickyCancel(environment: $0) },
+    LabVariant(.validFix, name: "valid-operation-queue-on-render-queue") { WrongQueueValidOperationQueueOnRenderQueue(environment: $0) },
 ])

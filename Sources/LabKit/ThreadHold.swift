@@ -1,0 +1,75 @@
+import CRaceLabSupport
+import Foundation
+
+/// Stress mode: stop one thread wherever it is, at its next synchronisation point (a lock, an
+/// atomic, any call ThreadSanitizer intercepts), while another thread acts. A checkpoint can
+/// only pause a thread in the harness's own code; this pauses it inside the student's, between
+/// two of their steps, e.g. between `start()`'s `isCancelled` check and its state change.
+///
+/// It rides on the stress pass's preemption signal, so outside stress it never holds. Like the
+/// preemption, it orders nothing that ThreadSanitizer sees: a race stays a race.
+@_spi(LabAuthoring) public enum ThreadHold {
+    /// On the thread to be held, before it runs the code of interest.
+    public static func targetThisThread() {
+        rl_hold_target_this_thread()
+    }
+
+    /// Make thread `threadID` (from `Checkpoint.threadPositions()`) the target: a thread the
+    /// student's code made, seen at a checkpoint of the harness's.
+    public static func target(thread threadID: Int64) {
+        rl_hold_set_target(threadID)
+    }
+
+    /// From another thread: stop the target at its next synchronisation point. True when it is
+    /// held now; false when it did not get to one within `seconds` (it was blocked, or done).
+    /// It goes on by itself after `atMost` seconds: it may hold a lock the caller needs.
+    public static func holdTarget(within seconds: Double, atMost: Double = 0.005) -> Bool {
+        rl_hold_target(Int64(seconds * 1_000_000_000), Int64(atMost * 1_000_000_000)) == 1
+    }
+
+    /// Let the held thread go on.
+    public static func release() {
+        rl_hold_release()
+    }
+}
+
+extension ThreadHold {
+    /// Stress mode: runs `work` on a new thread and stops that thread at one of the first
+    /// synchronisation points inside it (a lock, an atomic, a call into Foundation), chosen at
+    /// random: it lets it pass up to `maxSkipped` of them first. Runs `meanwhile` on this thread
+    /// while it is held, then lets it go. True if it was held while `meanwhile` ran; false if it
+    /// ran out of synchronisation points first (`meanwhile` ran all the same).
+    @discardableResult
+    public static func race(_ run: ScenarioRun, skippingUpTo maxSkipped: Int,
+                            work: @escaping @Sendable () -> Void, meanwhile: () -> Void) -> Bool {
+        let readyBefore = Checkpoint.hits("hold.ready")
+        let goal = Checkpoint.hits("hold.go") + 1
+        Thread.detachNewThread {
+            targetThisThread()
+            Checkpoint.hit("hold.ready")
+            while Checkpoint.hits("hold.go") < goal {}  // the start line (TSan sees no order in it)
+            work()
+        }
+        guard run.waitUntil(timeout: 2, { Checkpoint.hits("hold.ready") > readyBefore }) else {
+            run.note("a racing thread did not start within 2 s")
+            meanwhile()
+            return false
+        }
+        let skipped = Int(run.random.next(upperBound: UInt64(maxSkipped + 1)))
+        Checkpoint.hit("hold.go")
+        let held = holdPassing(skipped)
+        meanwhile()
+        release()
+        return held
+    }
+
+    /// Holds the target at its next synchronisation point but `skipped`, and keeps it there
+    /// (up to `atMost` seconds). True if it is held now.
+    public static func holdPassing(_ skipped: Int, atMost: Double = 0.005) -> Bool {
+        for _ in 0..<skipped {
+            guard holdTarget(within: 0.002) else { return false }
+            release()
+        }
+        return holdTarget(within: 0.002, atMost: atMost)
+    }
+}
