@@ -105,6 +105,7 @@ public enum OffMainDeallocLab: LabScenario {
 
         run.settle()
         checkDeallocation(run.mode == .scripted ? "leaving during the sum" : "leaving")
+
         SlowAdder.expectSumsOffMain(in: run)
     }
 }

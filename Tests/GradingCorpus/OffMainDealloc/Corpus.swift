@@ -15,4 +15,5 @@ public let offMainDeallocCorpus = LabSolutions(OffMainDeallocLab.self, [
     LabVariant(.wrongFix, name: "wrong-token-worker-holds-screen") { OffMainDeallocWrongTokenWorkerHoldsScreen(environment: $0) },
     LabVariant(.wrongFix, name: "wrong-model-holds-screen") { OffMainDeallocWrongModelHoldsScreen(environment: $0) },
     LabVariant(.wrongFix, name: "wrong-worker-holds-views") { OffMainDeallocWrongWorkerHoldsViews(environment: $0) },
+    LabVariant(.wrongFix, name: "wrong-weak-self-recaptured") { OffMainDeallocWrongWeakSelfRecaptured(environment: $0) },
 ])
