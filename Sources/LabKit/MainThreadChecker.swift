@@ -34,7 +34,7 @@ public struct MainThreadViolation: Codable, Sendable, Equatable {
     }
 
     /// Everything recorded since the last call.
-    func drain() -> [MainThreadViolation] {
+    @_spi(LabAuthoring) public func drain() -> [MainThreadViolation] {
         lock.lock()
         defer { lock.unlock() }
         let drained = violations
