@@ -1,0 +1,76 @@
+import Foundation
+import LabCatalog
+@_spi(LabAuthoring) import LabKit
+import XCTest
+
+/// Wrong fixes whose window is one exact place in the student's own code, with no checkpoint
+/// in it: the stress pass holds a thread there (ThreadHold) while the other thread acts. Each
+/// is caught, and a valid fix of the same lab stays clean under the same holds.
+final class ThreadHoldTests: XCTestCase {
+    /// Runs `variant` of `lab` in stress and returns its output; `expect` is "DETECTED" or "CLEAN".
+    private func stress(_ lab: String, _ variant: String, iterations: Int, expect: String) throws -> String {
+        try LabsTestSupport.requireSolutions(try XCTUnwrap(testLabs.lab(lab)))  // the corpus ships with them
+        let result = try LabsTestSupport.runRacelab(["run", lab, "--variant", variant, "--mode", "stress",
+                                                     "--runs", "1", "--iterations", "\(iterations)", "--seed", "5"])
+        XCTAssertEqual(result.status, 0, "\(lab) \(variant): expected \(expect)\n\(result.stdout)\(result.stderr)")
+        XCTAssertTrue(result.stdout.contains("\(expect) 1/1"), "\(lab) \(variant): expected \(expect)\n\(result.stdout)")
+        return result.stdout
+    }
+
+    func testACancelLandingInsideStartIsCaught() throws {
+        _ = try stress("async-operation", "wrong-cancel-between-check-and-start", iterations: 60, expect: "DETECTED")
+        let valid = try stress("async-operation", "valid-locked-enum", iterations: 20, expect: "CLEAN")
+        XCTAssertTrue(valid.contains("cancels that landed inside start()"), "the holds landed: \(valid)")
+    }
+
+    func testACheckMadeOnTheWorkerIsStaleByTheTimeItsTotalLands() throws {
+        _ = try stress("stale-results", "wrong-check-on-worker", iterations: 40, expect: "DETECTED")
+        _ = try stress("stale-results", "valid-generation-counter", iterations: 20, expect: "CLEAN")
+    }
+}
+
+/// The OS's count of a thread's wake-ups, which worker-thread uses for a worker that naps in a
+/// wait loop of its own.
+final class ThreadWakeUpsTests: XCTestCase {
+    func testASleepingThreadIsSwitchedInWhenItWakes() throws {
+        #if os(Linux)
+        let id = try XCTUnwrap(Self.currentThreadID())
+        let before = try XCTUnwrap(ThreadWakeUps.count(thread: id))
+        for _ in 0..<5 { usleep(2_000) }
+        let after = try XCTUnwrap(ThreadWakeUps.count(thread: id))
+        XCTAssertGreaterThanOrEqual(after - before, 5, "five naps, five wake-ups at least")
+        XCTAssertNil(ThreadWakeUps.count(thread: 999_999_999), "no such thread")
+        #else
+        throw XCTSkip("/proc is Linux's")
+        #endif
+    }
+
+    /// This thread's id, from /proc/thread-self ("PID/task/TID").
+    private static func currentThreadID() -> Int64? {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self"))
+            .flatMap { $0.split(separator: "/").last }.flatMap { Int64($0) }
+    }
+}
+
+/// A screen's label and spinner are views: every value the label took is kept, and a spinner
+/// set after its screen was dismissed is a callback reaching a dead screen.
+final class ScreenViewsTests: XCTestCase {
+    func testALabelKeepsEveryValueItShowed() {
+        let label = ScreenLabel("total", text: "0")
+        label.setText("6")
+        label.setText("28")
+        XCTAssertEqual(label.textsShown, ["6", "28"], "a value replaced at once was still on screen")
+        XCTAssertEqual(label.text(), "28")
+    }
+
+    func testASpinnerSetAfterItsScreenWasDismissedIsAViolation() {
+        _ = MainThreadChecker.shared.drain()
+        let screen = TotalScreen()
+        screen.recalculating.set(true)
+        XCTAssertTrue(MainThreadChecker.shared.drain().isEmpty, "on main, before dismissal: fine")
+        screen.close()
+        screen.recalculating.set(false)
+        let violations = MainThreadChecker.shared.drain().map(\.what)
+        XCTAssertEqual(violations, ["recalculating flag of a dismissed screen set to false"])
+    }
+}
