@@ -19,8 +19,7 @@ final class ThreadHoldTests: XCTestCase {
 
     func testACancelLandingInsideStartIsCaught() throws {
         _ = try stress("async-operation", "wrong-cancel-between-check-and-start", iterations: 60, expect: "DETECTED")
-        let valid = try stress("async-operation", "valid-locked-enum", iterations: 20, expect: "CLEAN")
-        XCTAssertTrue(valid.contains("cancels that landed inside start()"), "the holds landed: \(valid)")
+        _ = try stress("async-operation", "valid-locked-enum", iterations: 20, expect: "CLEAN")
     }
 
     func testACheckMadeOnTheWorkerIsStaleByTheTimeItsTotalLands() throws {
