@@ -300,9 +300,16 @@ public enum AsyncOperationLab: LabScenario {
         let finishedBefore = Checkpoint.hits("start-race.finished")
         let sentBefore = Checkpoint.hits(Endpoint.avatar.sent)
         let repliedBefore = Checkpoint.hits(Endpoint.avatar.replied)
-        let operation = factory.fetchOperation(.avatar) { _ in Checkpoint.hit("start-race.finished") }
+        let answersBefore = Checkpoint.hits(Endpoint.avatar.answering)
+        let delivery = Delivery()
+        let operation = factory.fetchOperation(.avatar) { answer in
+            delivery.answer = answer
+            Checkpoint.hit("start-race.finished")
+        }
+        var cancelledBeforeAnyAnswer = false
         let held = ThreadHold.race(run, skippingUpTo: 12, work: { operation.start() }) {
             run.user("cancels an operation while it starts") { operation.cancel() }
+            cancelledBeforeAnyAnswer = Checkpoint.hits(Endpoint.avatar.answering) == answersBefore
         }
         if held { run.record("cancels that landed inside start()", 1) }
 
@@ -312,6 +319,12 @@ public enum AsyncOperationLab: LabScenario {
         }
         if !finished {
             run.fail("an operation cancelled while its start() was running never finished (its completion \(Checkpoint.hits("start-race.finished") > finishedBefore ? "ran, but isFinished stayed false" : "never ran")): a cancel can land between start()'s isCancelled check and its state change, and the operation must still finish")
+            return false
+        }
+        // Cancelled before any answer came: it was cancelled first, so it ends without one (a
+        // cancel that start() let slip would leave it waiting for its answer instead).
+        if cancelledBeforeAnyAnswer, let answer = delivery.answer {
+            run.fail("an operation cancelled while its start() was running, before any answer came, still delivered \"\(answer)\": the cancel was lost between start()'s check and its state change")
             return false
         }
         // Its request may be out: wait for the answer too, which must not finish it again.

@@ -37,7 +37,8 @@ public enum ListAdderLab: LabScenario {
         func userDid(_ what: String, _ change: (inout [Int]) -> Void, _ action: () -> Void) {
             change(&list)
             sumsTheUserHad.insert(list.reduce(0, +))
-            run.user(what, action)
+            let waited = screen.total.wasSet { run.user(what, action) }
+            run.expect(!waited, "the main thread waited for the work: the result was on screen before the user's action returned, so the screen froze meanwhile (start the work, return, show the result when it is done)")
         }
 
         switch run.mode {

@@ -110,7 +110,8 @@ public enum TooManyThreadsLab: LabScenario {
         func importAlbum(_ album: String, photos count: Int) {
             let names = (1...count).map { "\(album)-\($0)" }
             expected += names
-            run.user("imports \(album), \(count) photos") { controller.importPhotos(names) }
+            let waited = gallery.caption.wasSet { run.user("imports \(album), \(count) photos") { controller.importPhotos(names) } }
+            run.expect(!waited, "the main thread waited for the work: the result was on screen before the user's action returned, so the screen froze meanwhile (start the work, return, show the result when it is done)")
         }
 
         switch run.mode {

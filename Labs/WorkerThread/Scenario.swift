@@ -148,6 +148,11 @@ public func startJoinableThread(_ body: @escaping () -> Void) -> pthread_t {
     #endif
     let status = pthread_create(&thread, nil, { argument in
         Unmanaged<Body>.fromOpaque(argument!).takeRetainedValue().run()
+        // The thread's last moment, after its body (whose captures were just let go of, here):
+        // a stop() that joins the thread waits for it; one that returns on a signal the body sent
+        // at its end, and detaches the thread, does not.
+        usleep(1_000)
+        WorkerThreadLab.workerDid("worker.thread-ended")
         return nil
     }, argument)
     precondition(status == 0, "pthread_create failed: \(status)")
@@ -267,7 +272,7 @@ public enum WorkerThreadLab: LabScenario {
         // 4. After stop() returned, the worker is gone: nothing of it may happen any more.
         run.spin(for: run.mode == .scripted ? 0.03 : 0.002)
         let afterStop = Checkpoint.hits("worker.after-stop")
-        run.expect(afterStop == 0, "the worker thread was still at work after stop() returned (\(afterStop) job(s), wake-up(s) or clean-up)")
+        run.expect(afterStop == 0, "the worker thread was still at work after stop() returned (\(afterStop) job(s), wake-up(s), clean-up or its own end): stop() must wait until the thread has ended (join it)")
 
         // 5. Another worker, stopped the moment start() returned: its thread may not be running
         // its loop yet. Scripted: it is held just before it runs the loop while stop() is called.

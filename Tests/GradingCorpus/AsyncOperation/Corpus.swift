@@ -15,4 +15,5 @@ public let asyncOperationCorpus = LabSolutions(AsyncOperationLab.self, [
     LabVariant(.wrongFix, name: "wrong-block-operation") { AsyncOperationWrongBlockOperation(network: $0) },
     LabVariant(.wrongFix, name: "wrong-relaxed-atomic-state") { AsyncOperationWrongRelaxedAtomicState(network: $0) },
     LabVariant(.wrongFix, name: "wrong-running-ignores-cancel") { AsyncOperationWrongRunningIgnoresCancel(network: $0) },
+    LabVariant(.wrongFix, name: "wrong-cancel-lost-in-start") { AsyncOperationWrongCancelLostInStart(network: $0) },
 ])

@@ -14,4 +14,5 @@ public let atomicPropertyCorpus = LabSolutions(AtomicPropertyLab.self, [
     LabVariant(.wrongFix, name: "wrong-unlocked-getter") { AtomicPropertyWrongUnlockedGetter(progress: $0) },
     LabVariant(.wrongFix, name: "wrong-update-in-background") { AtomicPropertyWrongUpdateInBackground(progress: $0) },
     LabVariant(.wrongFix, name: "wrong-bounded-retry") { AtomicPropertyWrongBoundedRetry(progress: $0) },
+    LabVariant(.wrongFix, name: "wrong-retry-64-then-write") { AtomicPropertyWrongRetry64ThenWrite(progress: $0) },
 ])

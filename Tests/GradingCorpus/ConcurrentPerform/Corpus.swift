@@ -12,4 +12,5 @@ public let concurrentPerformCorpus = LabSolutions(ConcurrentPerformLab.self, [
     LabVariant(.wrongFix, name: "wrong-compound-assignment") { ConcurrentPerformWrongCompoundAssignment(screen: $0) },
     LabVariant(.wrongFix, name: "wrong-array-slots") { ConcurrentPerformWrongArraySlots(screen: $0) },
     LabVariant(.wrongFix, name: "wrong-total-shared-across-measurements") { ConcurrentPerformWrongTotalSharedAcrossMeasurements(screen: $0) },
+    LabVariant(.wrongFix, name: "wrong-atomic-load-then-store") { ConcurrentPerformWrongAtomicLoadThenStore(screen: $0) },
 ])

@@ -8,4 +8,5 @@ public let listAdderCorpus = LabSolutions(ListAdderLab.self, [
     LabVariant(.wrongFix, name: "wrong-copy-on-worker") { ListAdderWrongCopyOnWorker(environment: $0) },
     LabVariant(.wrongFix, name: "wrong-lock-writes-only") { ListAdderWrongLockWritesOnly(environment: $0) },
     LabVariant(.wrongFix, name: "wrong-lock-each-read") { ListAdderWrongLockEachRead(environment: $0) },
+    LabVariant(.wrongFix, name: "wrong-main-waits-for-sum") { ListAdderWrongMainWaitsForSum(environment: $0) },
 ])

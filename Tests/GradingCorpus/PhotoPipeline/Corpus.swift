@@ -9,4 +9,5 @@ public let photoPipelineCorpus = LabSolutions(PhotoPipelineLab.self, [
     LabVariant(.wrongFix, name: "wrong-cancel-does-not-stop") { PhotoPipelineWrongCancelDoesNotStop(environment: $0) },
     LabVariant(.wrongFix, name: "wrong-failed-stays-placeholder") { PhotoPipelineWrongFailedStaysPlaceholder(environment: $0) },
     LabVariant(.wrongFix, name: "wrong-filter-without-dependency") { PhotoPipelineWrongFilterWithoutDependency(environment: $0) },
+    LabVariant(.wrongFix, name: "wrong-shared-record-while-in-progress") { PhotoPipelineWrongSharedRecordWhileInProgress(environment: $0) },
 ])

@@ -8,4 +8,5 @@ public let propertyStrategiesCorpus = LabSolutions(PropertyStrategiesLab.self, [
     LabVariant(.wrongFix, name: "wrong-atomic-total") { PropertyStrategiesWrongAtomicTotal(environment: $0) },
     LabVariant(.wrongFix, name: "wrong-shared-formatter") { PropertyStrategiesWrongSharedFormatter(environment: $0) },
     LabVariant(.wrongFix, name: "wrong-delay-still-reconfigured") { PropertyStrategiesWrongDelayStillReconfigured(environment: $0) },
+    LabVariant(.validFix, name: "valid-atomic-delay") { PropertyStrategiesValidAtomicDelay(environment: $0) },
 ])

@@ -12,4 +12,5 @@ public let staleResultsCorpus = LabSolutions(StaleResultsLab.self, [
     LabVariant(.wrongFix, name: "wrong-show-when-idle") { StaleResultsWrongShowWhenIdle(environment: $0) },
     LabVariant(.validFix, name: "valid-serial-queue-every-result") { StaleResultsValidSerialQueueEveryResult(environment: $0) },
     LabVariant(.wrongFix, name: "wrong-check-on-worker") { StaleResultsWrongCheckOnWorker(environment: $0) },
+    LabVariant(.wrongFix, name: "wrong-check-on-courier-thread") { StaleResultsWrongCheckOnCourierThread(environment: $0) },
 ])

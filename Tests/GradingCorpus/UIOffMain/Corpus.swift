@@ -13,4 +13,5 @@ public let uiOffMainCorpus = LabSolutions(UIOffMainLab.self, [
     LabVariant(.wrongFix, name: "wrong-reads-label-off-main") { UIOffMainWrongReadsLabelOffMain(environment: $0) },
     LabVariant(.wrongFix, name: "wrong-sum-on-main") { UIOffMainWrongSumOnMain(environment: $0) },
     LabVariant(.wrongFix, name: "wrong-worker-reads-live-list") { UIOffMainWrongWorkerReadsLiveList(environment: $0) },
+    LabVariant(.wrongFix, name: "wrong-main-waits-for-sum") { UIOffMainWrongMainWaitsForSum(environment: $0) },
 ])

@@ -13,4 +13,6 @@ public let workerThreadCorpus = LabSolutions(WorkerThreadLab.self, [
     LabVariant(.wrongFix, name: "wrong-no-source") { WorkerThreadWrongNoSource(environment: $0) },
     LabVariant(.wrongFix, name: "wrong-stop-from-caller") { WorkerThreadWrongStopFromCaller(environment: $0) },
     LabVariant(.wrongFix, name: "wrong-own-queue-naps") { WorkerThreadWrongOwnQueueNaps(environment: $0) },
+    LabVariant(.wrongFix, name: "wrong-signal-then-detach") { WorkerThreadWrongSignalThenDetach(environment: $0) },
+    LabVariant(.wrongFix, name: "wrong-polls-after-a-nap") { WorkerThreadWrongPollsAfterANap(environment: $0) },
 ])
