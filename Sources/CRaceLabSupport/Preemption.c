@@ -99,7 +99,10 @@ RL_INVISIBLE static int hold_here(void) {
         struct timespec wait = {left / 1000000000, left % 1000000000};
         syscall(SYS_futex, &hold_state, FUTEX_WAIT_PRIVATE, RL_HOLD_HOLDING, &wait, NULL, 0);
     }
-    STORE(&hold_state, RL_HOLD_IDLE);
+    // Timed out: end the hold. Released: leave the state alone, the asker may already have asked
+    // for the next one (its signal waits until this handler returns).
+    int holding = RL_HOLD_HOLDING;
+    __atomic_compare_exchange_n(&hold_state, &holding, RL_HOLD_IDLE, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
     return 1;
 }
 
