@@ -75,7 +75,7 @@ public enum CompletionUILab: LabScenario {
             "the mailbox is read in the background, never on the main thread (the screen would freeze)",
         ],
         expectedDetectors: [.invariant],
-        defaultIterations: [.scripted: 3, .stress: 100]  // the broken block is caught in its first iteration
+        defaultIterations: [.scripted: 3, .stress: 60]  // the broken block is caught in its first iteration
     )
 
     public static let variants: [LabVariant<CompletionUIScreen, CompletionUIController>] = [

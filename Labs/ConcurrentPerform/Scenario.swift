@@ -111,7 +111,7 @@ public enum ConcurrentPerformLab: LabScenario {
             }
             // Now and then a large photo (48 rows): many more moments where two rows meet, for a
             // total that is read and written in two steps (an atomic load, then a store).
-            if run.random.next(upperBound: UInt64(3)) == 0 {
+            if run.random.next(upperBound: UInt64(5)) == 0 {
                 measure(ConcurrentPerformPhoto(rows: (0..<48).map { _ in 1 + Int(run.random.next(upperBound: UInt64(255))) }))
             }
             // Now and then the user measures a second photo while the first is still measured.

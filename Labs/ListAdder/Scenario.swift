@@ -21,7 +21,7 @@ public enum ListAdderLab: LabScenario {
             "the sum runs in the background: no step of it on the main thread",
         ],
         expectedDetectors: [.tsan, .crash],
-        defaultIterations: [.scripted: 3, .stress: 100]
+        defaultIterations: [.scripted: 3, .stress: 60]
     )
 
     public static let variants: [LabVariant<ListAppEnvironment, ListAdderController>] = [

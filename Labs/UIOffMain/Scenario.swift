@@ -18,7 +18,7 @@ public enum UIOffMainLab: LabScenario {
             "the sum runs in the background: no step of it on the main thread",
         ],
         expectedDetectors: [.invariant],
-        defaultIterations: [.scripted: 3, .stress: 100]
+        defaultIterations: [.scripted: 3, .stress: 60]
     )
 
     public static let variants: [LabVariant<ListAppEnvironment, UIOffMainController>] = [

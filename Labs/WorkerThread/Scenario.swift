@@ -191,7 +191,7 @@ public enum WorkerThreadLab: LabScenario {
         expectedDetectors: [.invariant, .tsan],
         // An iteration starts and joins two threads and stays quiet up to 10 ms: four times the
         // cost of most labs' iterations. The broken variant is caught in the first one.
-        defaultIterations: [.scripted: 3, .stress: 100],
+        defaultIterations: [.scripted: 3, .stress: 60],
         watchdogSeconds: 3
     )
 

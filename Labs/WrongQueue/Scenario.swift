@@ -116,8 +116,9 @@ public enum WrongQueueLab: LabScenario {
             // settling (work queued elsewhere first, an OperationQueue say, may reach the render
             // queue late on a loaded machine), when the checks below say what is wrong.
             let asked = Array(repeating: lastFrame, count: WrongQueueCanvas.rows)
-            if !run.settle(timeout: 1, until: { drained.wasReached && canvas.shown == asked }) {
-                run.settle(timeout: 3, until: { drained.wasReached })
+            let idle = run.mode == .stress ? 0.006 : nil  // stress: longer than a 4 ms hold
+            if !run.settle(idle: idle, timeout: 1, until: { drained.wasReached && canvas.shown == asked }) {
+                run.settle(idle: idle, timeout: 3, until: { drained.wasReached })
             }
         }
         var misusesReported = 0

@@ -14,13 +14,17 @@ public final class ScreenLabel: @unchecked Sendable {
     /// Every text it was given, in order: a value that flashed on screen and was soon replaced
     /// was still seen by the user.
     private var history: [String] = []
-    /// A label is a view too: it must die on the main thread, even when a worker held it alone.
-    private let lifetime: ScreenLifetime
+    /// A label is a view too: on a screen whose release is checked (`TotalScreen`), it must die
+    /// on the main thread as well, even when a worker held it alone.
+    private let lifetime: ScreenLifetime?
 
-    public init(_ name: String, text: String = "", file: StaticString = #filePath, line: UInt = #line) {
+    /// `tracksItsRelease`: the label's own release is checked like its screen's (the screen has a
+    /// `ScreenLifetime`; without one, neither is checked).
+    public init(_ name: String, text: String = "", tracksItsRelease: Bool = false,
+                file: StaticString = #filePath, line: UInt = #line) {
         self.name = name
         self.storage = text
-        lifetime = ScreenLifetime("\(name) label", file: file, line: line)
+        lifetime = tracksItsRelease ? ScreenLifetime("\(name) label", file: file, line: line) : nil
     }
 
     public func setText(_ text: String, file: StaticString = #filePath, line: UInt = #line) {
@@ -62,13 +66,15 @@ public final class ScreenFlag: @unchecked Sendable {
     private let lock = NSLock()
     private var storage: Bool
     private var closed = false
-    /// A view: it must die on the main thread.
-    private let lifetime: ScreenLifetime
+    /// A view: on a screen whose release is checked, it must die on the main thread too.
+    private let lifetime: ScreenLifetime?
 
-    public init(_ name: String, isOn: Bool = false, file: StaticString = #filePath, line: UInt = #line) {
+    /// `tracksItsRelease`: as for `ScreenLabel`.
+    public init(_ name: String, isOn: Bool = false, tracksItsRelease: Bool = false,
+                file: StaticString = #filePath, line: UInt = #line) {
         self.name = name
         self.storage = isOn
-        lifetime = ScreenLifetime("\(name) flag", file: file, line: line)
+        lifetime = tracksItsRelease ? ScreenLifetime("\(name) flag", file: file, line: line) : nil
     }
 
     public func set(_ isOn: Bool, file: StaticString = #filePath, line: UInt = #line) {

@@ -2,8 +2,8 @@ import Foundation
 /// The screen of the technote's list app: a total at the top and a "recalculating" spinner.
 /// Shared by the labs that retell that story (list-adder, ui-off-main, stale-results, ...).
 public final class TotalScreen: @unchecked Sendable {
-    public let total = ScreenLabel("total", text: "0")
-    public let recalculating = ScreenFlag("recalculating")
+    public let total = ScreenLabel("total", text: "0", tracksItsRelease: true)
+    public let recalculating = ScreenFlag("recalculating", tracksItsRelease: true)
     /// A view: released on the main thread, or a fixed variant fails (`ScreenLifetime`).
     private let lifetime = ScreenLifetime("total screen")
 

@@ -18,7 +18,7 @@ final class ThreadHoldTests: XCTestCase {
     }
 
     func testACancelLandingInsideStartIsCaught() throws {
-        _ = try stress("async-operation", "wrong-cancel-between-check-and-start", iterations: 60, expect: "DETECTED")
+        _ = try stress("async-operation", "wrong-cancel-between-check-and-start", iterations: 120, expect: "DETECTED")
         _ = try stress("async-operation", "valid-locked-enum", iterations: 20, expect: "CLEAN")
     }
 
