@@ -192,8 +192,11 @@ public enum ScenarioDriver {
             // variant proves it every iteration, and so does an exercise (or a corpus fix) once
             // the learning path has taught the rule; elsewhere it is a note.
             let strict = Self.holdsToViewRelease(lab.variant(named: plan.variant)?.kind, exerciseKeepsIt: lab.exerciseKeepsViewReleaseOnMain)
-            for release in ScreenLifetimes.shared.awaitReleases(of: Int64(iteration), timeout: screenReleaseWait)
-            where !release.onMainThread {
+            let releases = ScreenLifetimes.shared.awaitReleases(of: Int64(iteration), timeout: screenReleaseWait)
+            // A screen that died off main takes its label and spinner with it: one report, not three.
+            let screensOffMain = Set(releases.filter { !$0.onMainThread && !$0.isPart }.map(\.threadID))
+            for release in releases
+            where !release.onMainThread && !(release.isPart && screensOffMain.contains(release.threadID)) {
                 let what = "the \(release.screenName) was released on a background thread"
                 if strict {
                     failures.append(InvariantFailure(

@@ -24,7 +24,7 @@ public final class ScreenLabel: @unchecked Sendable {
                 file: StaticString = #filePath, line: UInt = #line) {
         self.name = name
         self.storage = text
-        lifetime = tracksItsRelease ? ScreenLifetime("\(name) label", file: file, line: line) : nil
+        lifetime = tracksItsRelease ? ScreenLifetime("\(name) label", isPart: true, file: file, line: line) : nil
     }
 
     public func setText(_ text: String, file: StaticString = #filePath, line: UInt = #line) {
@@ -74,7 +74,7 @@ public final class ScreenFlag: @unchecked Sendable {
                 file: StaticString = #filePath, line: UInt = #line) {
         self.name = name
         self.storage = isOn
-        lifetime = tracksItsRelease ? ScreenLifetime("\(name) flag", file: file, line: line) : nil
+        lifetime = tracksItsRelease ? ScreenLifetime("\(name) flag", isPart: true, file: file, line: line) : nil
     }
 
     public func set(_ isOn: Bool, file: StaticString = #filePath, line: UInt = #line) {

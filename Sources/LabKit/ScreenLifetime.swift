@@ -7,13 +7,17 @@ import Foundation
 /// release: the thread where the controller that owned the screen died, if it was the last owner.
 public final class ScreenLifetime: Sendable {
     let name: String
+    /// A part of a screen (its label, its spinner): its release off main is news only when the
+    /// screen itself did not die off main on the same thread just then.
+    let isPart: Bool
     let iteration: Int64
     /// Where the screen made it (its class), for the failure's location.
     let file: String
     let line: Int
 
-    public init(_ name: String, file: StaticString = #filePath, line: UInt = #line) {
+    public init(_ name: String, isPart: Bool = false, file: StaticString = #filePath, line: UInt = #line) {
         self.name = name
+        self.isPart = isPart
         self.file = "\(file)"
         self.line = Int(line)
         iteration = ScreenLifetimes.shared.born()
@@ -29,6 +33,7 @@ public final class ScreenLifetime: Sendable {
 @_spi(LabAuthoring) public final class ScreenLifetimes: @unchecked Sendable {
     public struct Release: Sendable, Equatable {
         public let screenName: String
+        public let isPart: Bool
         public let onMainThread: Bool
         public let threadID: Int64
         public let file: String
@@ -52,7 +57,8 @@ public final class ScreenLifetime: Sendable {
     }
 
     func died(_ lifetime: ScreenLifetime) {
-        let release = Release(screenName: lifetime.name, onMainThread: Thread.isMainThread, threadID: rl_current_thread_id(),
+        let release = Release(screenName: lifetime.name, isPart: lifetime.isPart, onMainThread: Thread.isMainThread,
+                              threadID: rl_current_thread_id(),
                               file: lifetime.file, line: lifetime.line)
         lock.withLock {
             alive[lifetime.iteration, default: 0] -= 1

@@ -19,6 +19,10 @@ public struct GradingPolicy: Codable, Sendable, Equatable {
     public var stressRuns = 4
     /// The stress pass's total is at least this many times the lab's default iterations.
     public var stressFloorRuns = 2
+    /// ...and never below this many in all: some wrong fixes are caught only by a hold that lands
+    /// in their window (a few iterations in ten) or a rare interleaving, whatever a lab's default
+    /// (which `make run` soaks, and may keep low for speed).
+    public var stressFloorIterations = 200
     public var scriptedPoints = 4.0
     public var explorePoints = 3.0
     public var stressPoints = 3.0
@@ -78,7 +82,8 @@ public struct StressPlan: Codable, Sendable, Equatable {
     public static func make(_ lab: Lab, calibration: StressCalibration?, policy: GradingPolicy, calibratedNow: Bool = false) -> StressPlan {
         let labDefault = lab.info.defaultIterations[.stress] ?? 200
         let runs = max(policy.stressRuns, 1)
-        let floorPerRun = (labDefault * max(policy.stressFloorRuns, 1) + runs - 1) / runs
+        let floor = max(labDefault * max(policy.stressFloorRuns, 1), policy.stressFloorIterations)
+        let floorPerRun = (floor + runs - 1) / runs
         guard let calibration else {
             return StressPlan(runs: runs, iterationsPerRun: floorPerRun, labDefault: labDefault, target: policy.target,
                               iterationsNeeded: nil, log10ChanceEstimate: nil, log10ChanceUpperBound: nil,
