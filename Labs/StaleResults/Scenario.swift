@@ -80,14 +80,14 @@ public enum StaleResultsLab: LabScenario {
             ThreadHold.target(thread: worker.threadID)
             // Let it pass 0 to 3 synchronisation points first: the check may be a lock taken,
             // the value read under it and the lock let go, before the hand-over to main.
-            let held = ThreadHold.holdPassing(Int(run.random.next(upperBound: UInt64(4))), atMost: 0.05)
+            let held = ThreadHold.holdPassing(Int(run.random.next(upperBound: UInt64(4))), atMost: 0.1)
             if list.count > 2 {
                 userChanged("deletes all but 2", { $0.removeSubrange(2...) }) { controller.removeAll(keepingFirst: 2) }
             } else {
                 userChanged("adds 1", { $0.append(1) }) { controller.add(1) }
             }
             let newest = String(list.reduce(0, +))
-            run.waitUntil(timeout: 0.045) { _ = watch(); return screen.total.text() == newest }
+            run.waitUntil(timeout: 0.09) { _ = watch(); return screen.total.text() == newest }
             ThreadHold.release()
             if held { run.record("late results held", 1) }
         }

@@ -65,6 +65,9 @@ final class WorkerThreadRunLoopRulesTests: XCTestCase {
         try LabsTestSupport.requireSolutions(try XCTUnwrap(testLabs.lab("worker-thread")))
         let result = try LabsTestSupport.runRacelab(["run", "worker-thread", "--variant", "wrong-no-source", "--mode", "scripted", "--runs", "1", "--seed", "24"])
         XCTAssertEqual(result.status, 0, "expected: detected\n\(result.stdout)\(result.stderr)")
-        XCTAssertTrue(result.stdout.contains("the job sent right after start() returned never ran: it was lost"), result.stdout)
+        // The job is lost: seen at once, or (on a loaded machine, where the first wait can end
+        // before the loop has) once stop() returned with it still not run.
+        XCTAssertTrue(result.stdout.contains("the job sent right after start() returned never ran: it was lost")
+                      || result.stdout.contains("job(s) sent before it still not run"), result.stdout)
     }
 }
