@@ -267,9 +267,7 @@ public enum AsyncOperationLab: LabScenario {
             Checkpoint.hit("refresh.finished")
         }
         Thread.detachNewThread { operation.start() }
-        let deadline = DispatchTime.now().uptimeNanoseconds + 2_000_000_000
-        while !operation.isFinished && DispatchTime.now().uptimeNanoseconds < deadline {}
-        if operation.isFinished {
+        if run.busyWait(timeout: 2, { operation.isFinished }) {
             run.record("results read once finished", delivery.answer == nil ? 0 : 1)
         } else {
             run.fail("an operation started by hand (start() on a thread of its own) did not finish within 2 s of its start")

@@ -100,7 +100,7 @@ public enum CancellationLab: LabScenario {
         let partial = screen.total.textsShown.filter { !fullTotals.contains($0) }
         run.expect(partial.isEmpty,
                    "the total label showed \(partial.map { "\"\($0)\"" }.joined(separator: ", ")), no list's full total: a cancelled sum's partial total reached the screen")
-        SlowAdder.expectSumsOffMain(in: run)
+        SlowWork.expectOffMain("step(s) of a sum", in: run)
         withExtendedLifetime(controller) {}
     }
 }

@@ -37,8 +37,7 @@ public enum ListAdderLab: LabScenario {
         func userDid(_ what: String, _ change: (inout [Int]) -> Void, _ action: () -> Void) {
             change(&list)
             sumsTheUserHad.insert(list.reduce(0, +))
-            let waited = screen.total.wasSet { run.user(what, action) }
-            run.expect(!waited, "the main thread waited for the work: the result was on screen before the user's action returned, so the screen froze meanwhile (start the work, return, show the result when it is done)")
+            SlowWork.expectNoWait(showingIn: screen.total, in: run) { run.user(what, action) }
         }
 
         switch run.mode {
@@ -71,7 +70,7 @@ public enum ListAdderLab: LabScenario {
         run.expect(
             Int(shown).map(sumsTheUserHad.contains) ?? false,
             "the total shows \(shown), but the user's lists summed to \(sumsTheUserHad.sorted())")
-        SlowAdder.expectSumsOffMain(in: run)
+        SlowWork.expectOffMain("step(s) of a sum", in: run)
         withExtendedLifetime(controller) {}
     }
 }

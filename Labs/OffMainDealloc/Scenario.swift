@@ -106,6 +106,6 @@ public enum OffMainDeallocLab: LabScenario {
         run.settle()
         checkDeallocation(run.mode == .scripted ? "leaving during the sum" : "leaving")
 
-        SlowAdder.expectSumsOffMain(in: run)
+        SlowWork.expectOffMain("step(s) of a sum", in: run)
     }
 }

@@ -19,8 +19,6 @@ public final class TooManyThreadsCardReader: Sendable {
     /// atomics: they order nothing between the lab's threads, so they cannot hide a race.
     private let reading = Atomic<Int>(0)
     private let peak = Atomic<Int>(0)
-    /// Reads made on the main thread: each one froze the screen while the card worked.
-    private let onMain = Atomic<Int>(0)
     private let readMicroseconds: UInt32
 
     init(readMicroseconds: UInt32) {
@@ -30,7 +28,7 @@ public final class TooManyThreadsCardReader: Sendable {
     /// Reads the photo `name` from the card: blocks this thread for a while (the checkpoint
     /// "card.read" is its start, where the harness may hold or delay it).
     public func read(_ name: String) -> ImportedPhoto {
-        if Thread.isMainThread { onMain.add(1, ordering: .relaxed) }
+        SlowWork.step()
         let now = reading.add(1, ordering: .relaxed).newValue
         var seen = peak.load(ordering: .relaxed)
         while now > seen {
@@ -47,9 +45,6 @@ public final class TooManyThreadsCardReader: Sendable {
 
     /// The most reads that were ever in progress at once.
     var mostAtOnce: Int { peak.load(ordering: .relaxed) }
-
-    /// How many reads ran on the main thread.
-    var readsOnMain: Int { onMain.load(ordering: .relaxed) }
 }
 
 /// The gallery (a view: main thread only). It shows each photo once it is imported.
@@ -110,8 +105,7 @@ public enum TooManyThreadsLab: LabScenario {
         func importAlbum(_ album: String, photos count: Int) {
             let names = (1...count).map { "\(album)-\($0)" }
             expected += names
-            let waited = gallery.caption.wasSet { run.user("imports \(album), \(count) photos") { controller.importPhotos(names) } }
-            run.expect(!waited, "the main thread waited for the work: the result was on screen before the user's action returned, so the screen froze meanwhile (start the work, return, show the result when it is done)")
+            SlowWork.expectNoWait(showingIn: gallery.caption, in: run) { run.user("imports \(album), \(count) photos") { controller.importPhotos(names) } }
         }
 
         switch run.mode {
@@ -143,8 +137,7 @@ public enum TooManyThreadsLab: LabScenario {
         let most = reader.mostAtOnce
         run.record("most reads at once", Double(most))
         run.expect(most <= limit, "\(most) photos were read at once; the card reads \(limit) at a time well: too many threads at once")
-        let onMain = reader.readsOnMain
-        run.expect(onMain == 0, "\(onMain) photo(s) were read from the card on the main thread: a read blocks its thread, so the screen froze meanwhile; read in the background, show on main")
+        SlowWork.expectOffMain("card read(s)", in: run)
         let counted = Dictionary(gallery.shown.map { ($0, 1) }, uniquingKeysWith: +)
         let missing = expected.filter { counted[$0] == nil }
         let twice = counted.filter { $0.value > 1 }.keys.sorted()

@@ -46,8 +46,7 @@ public enum UIOffMainLab: LabScenario {
             if !(impatient && index == 1) { run.randomPause(upTo: 3) }
             list.append(number)
             totals.insert(String(list.reduce(0, +)))
-            let waited = screen.total.wasSet { run.user("adds \(number)") { controller.add(number) } }
-            run.expect(!waited, "the main thread waited for the work: the result was on screen before the user's action returned, so the screen froze meanwhile (start the work, return, show the result when it is done)")
+            SlowWork.expectNoWait(showingIn: screen.total, in: run) { run.user("adds \(number)") { controller.add(number) } }
             if impatient && index == 0 { continue }
             run.waitUntil(timeout: 5) { !screen.recalculating.isOn() }
         }
@@ -59,7 +58,7 @@ public enum UIOffMainLab: LabScenario {
             run.expect(shown == String(list.reduce(0, +)),
                        "once quiet, the total shows \(shown) but the list sums to \(list.reduce(0, +))")
         }
-        SlowAdder.expectSumsOffMain(in: run)
+        SlowWork.expectOffMain("step(s) of a sum", in: run)
         withExtendedLifetime(controller) {}
     }
 }

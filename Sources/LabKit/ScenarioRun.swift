@@ -122,6 +122,16 @@ public final class ScenarioRun {
         } while Date() < end
     }
 
+    /// Busy-wait, without turning the run loop, until `condition` holds; false if `timeout`
+    /// passed first. For a moment that matters to the microsecond (a run-loop turn is 2 ms), or
+    /// a wait that must not run anything queued for the main thread.
+    @discardableResult
+    public func busyWait(timeout: Double, _ condition: () -> Bool) -> Bool {
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeout * 1_000_000_000)
+        while !condition() { if DispatchTime.now().uptimeNanoseconds >= deadline { return false } }
+        return true
+    }
+
     /// Spin the main run loop until `condition` holds; false if `timeout` passed first.
     @discardableResult
     public func waitUntil(timeout: Double, _ condition: () -> Bool) -> Bool {

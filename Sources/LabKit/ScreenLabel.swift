@@ -49,15 +49,6 @@ public final class ScreenLabel: @unchecked Sendable {
 
     /// Every text set so far, in order (harness side: no main-thread rule).
     @_spi(LabAuthoring) public var textsShown: [String] { lock.withLock { history } }
-
-    /// Runs the user's action (on the main thread) and says whether the label was set before
-    /// it returned. A result handed to the main queue can only be shown after the action
-    /// returns; one shown during it means the main thread waited for the work: the screen froze.
-    @_spi(LabAuthoring) public func wasSet(during action: () -> Void) -> Bool {
-        let before = lock.withLock { history.count }
-        action()
-        return lock.withLock { history.count } > before
-    }
 }
 
 /// A stand-in for a UI flag (a spinner, a "recalculating" state): main thread only.

@@ -23,21 +23,13 @@ public final class SlowAdder: Sendable {
     public init() {}
 
     public func add(_ number: Int, to total: Int) -> Int {
-        if Thread.isMainThread { Checkpoint.hit("adder.step-on-main") }
+        SlowWork.step()
         Checkpoint.hit("adder.step")
         return total + number
     }
 
     /// How many steps all sums took since the iteration began (work done, wasted or not).
     @_spi(LabAuthoring) public static var stepsTaken: Int { Checkpoint.hits("adder.step") }
-
-    /// The list app sums in the background so that the screen never freezes: a step taken on the
-    /// main thread is the freeze the story began with. (A "fix" that sums on main has no race
-    /// left, and no app either.)
-    @_spi(LabAuthoring) public static func expectSumsOffMain(in run: ScenarioRun) {
-        let onMain = Checkpoint.hits("adder.step-on-main")
-        run.expect(onMain == 0, "\(onMain) step(s) of a sum ran on the main thread: the screen froze while it summed (sum in the background, show the total on main)")
-    }
 }
 
 /// What the list-app labs hand each variant: the screen, the slow adder, and the starting list.
