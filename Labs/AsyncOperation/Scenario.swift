@@ -294,7 +294,7 @@ public enum AsyncOperationLab: LabScenario {
             Checkpoint.hit("start-race.finished")
         }
         var cancelledBeforeAnyAnswer = false
-        let held = ThreadHold.race(run, skippingUpTo: 12, work: { operation.start() }) {
+        let held = ThreadHold.race(run, skippingUpTo: 24, work: { operation.start() }) {
             run.user("cancels an operation while it starts") { operation.cancel() }
             cancelledBeforeAnyAnswer = Checkpoint.hits(Endpoint.avatar.answering) == answersBefore
         }

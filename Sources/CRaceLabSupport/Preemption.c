@@ -1,11 +1,13 @@
 #include "CRaceLabSupport.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
 #include <time.h>
 #if defined(__linux__)
+#include <fcntl.h>
 #include <linux/futex.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -75,13 +77,28 @@ RL_INVISIBLE static void raw_sleep_us(int64_t us) {
     syscall(SYS_nanosleep, &nap, NULL);
 }
 
-// A hold (rl_hold_*): one chosen thread stopped at its next synchronisation point until the
-// thread that asked releases it, or the asker's limit passed (the held thread may hold a lock
-// the asker then waits for: the hold must end on its own).
+// A hold (rl_hold_*): one chosen thread stopped at a synchronisation point until the thread
+// that asked releases it, or the asker's limit passed (the held thread may hold a lock the
+// asker then waits for: the hold must end on its own).
+//
+// Two ways to ask. From another thread (rl_hold_target): the target stops at its next
+// synchronisation point, wherever the signal finds it. From the target itself
+// (rl_hold_arm_self): it stops at its (skip+1)-th synchronisation point from there, counted
+// exactly: each time the handler runs it signals its own thread again, and TSan delivers that
+// at the next point (a self-hold must not depend on when another thread gets the CPU). One
+// catch: TSan, entering a blocking call (a lock), handles pending signals in a loop until none
+// is left, so a signal sent from the handler is handled again at the same point, forever. The
+// handler knows such a repeat by its stack address and leaves the next signal for later
+// (hold_nudge): pthread_mutex_lock sends it once the lock is taken (BlockingCallHook.c), and
+// for any other blocking call the asker sends it, 50 us on (the call blocked, or is unknown).
 enum { RL_HOLD_IDLE = 0, RL_HOLD_ASKED = 1, RL_HOLD_HOLDING = 2 };
 static int64_t hold_target;
 static int hold_state;
 static int64_t hold_max_ns;
+static int64_t hold_skip_left;  // self-hold: synchronisation points still to pass
+static int64_t hold_asker;  // self-hold: the asker's thread; a hold ends once it blocks
+static int64_t hold_last_point;  // self-hold: the handler's stack address at the last point
+static int64_t hold_nudge;  // self-hold: when the next signal was left for later (0: it was not)
 
 RL_INVISIBLE static int64_t now_ns(void) {
     struct timespec now;
@@ -89,15 +106,65 @@ RL_INVISIBLE static int64_t now_ns(void) {
     return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
 }
 
-// In the handler: if this thread is the one asked for, hold it here. 1 if it was held.
+// 1 if thread `tid` of this process is asleep in the kernel (waiting on a lock, a condition, a
+// sleep): from /proc/thread-self's sibling, /proc/self/task/TID/stat, its state after the ')'.
+RL_INVISIBLE static int thread_is_blocked(int64_t tid) {
+    char path[64], text[512];
+    int length = 0;
+    char digits[24];
+    int n = 0;
+    for (int64_t left = tid; n == 0 || left > 0; left /= 10) digits[n++] = (char)('0' + left % 10);
+    const char *prefix = "/proc/self/task/";
+    for (const char *c = prefix; *c; c++) path[length++] = *c;
+    while (n > 0) path[length++] = digits[--n];
+    for (const char *c = "/stat"; *c; c++) path[length++] = *c;
+    path[length] = 0;
+    int fd = (int)syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    long got = syscall(SYS_read, fd, text, sizeof text - 1);
+    syscall(SYS_close, fd);
+    if (got <= 0) return 0;
+    text[got] = 0;
+    char *close = NULL;
+    for (char *c = text; *c; c++) if (*c == ')') close = c;
+    return close && close[1] == ' ' && (close[2] == 'S' || close[2] == 'D');
+}
+
+// In the handler: if this thread is the one asked for, hold it here (or, for a self-hold with
+// points left to pass, count this one and ask again for the next). 1 if it was handled so.
 RL_INVISIBLE static int hold_here(void) {
-    if (LOAD(&hold_target) != (int64_t)syscall(SYS_gettid)) return 0;
+    int64_t me = (int64_t)syscall(SYS_gettid);
+    if (LOAD(&hold_target) != me || LOAD(&hold_state) != RL_HOLD_ASKED) return 0;
+    if (LOAD(&hold_asker) != 0) {
+        char marker;
+        int64_t point = (int64_t)(intptr_t)&marker;
+        if (point == LOAD(&hold_last_point)) {  // TSan's loop at a blocking call: the same point
+            STORE(&hold_last_point, 0);
+            STORE(&hold_nudge, now_ns());
+            return 1;
+        }
+        STORE(&hold_last_point, point);
+    }
+    if (LOAD(&hold_skip_left) > 0) {
+        __atomic_sub_fetch(&hold_skip_left, 1, __ATOMIC_RELAXED);
+        syscall(SYS_tgkill, getpid(), (pid_t)me, SIGURG);
+        return 1;
+    }
     int asked = RL_HOLD_ASKED;
     if (!__atomic_compare_exchange_n(&hold_state, &asked, RL_HOLD_HOLDING, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return 0;
+    int64_t asker = LOAD(&hold_asker);
     int64_t until = now_ns() + LOAD(&hold_max_ns);
+    int blocked_looks = 0;
     for (int64_t left = until - now_ns(); LOAD(&hold_state) == RL_HOLD_HOLDING && left > 0; left = until - now_ns()) {
+        // A self-hold looks at its asker every 200 us: asleep twice running, it most likely
+        // waits for a lock this thread holds, so the hold ends rather than stall it.
+        if (asker != 0 && left > 200000) left = 200000;
         struct timespec wait = {left / 1000000000, left % 1000000000};
         syscall(SYS_futex, &hold_state, FUTEX_WAIT_PRIVATE, RL_HOLD_HOLDING, &wait, NULL, 0);
+        if (asker != 0) {
+            blocked_looks = thread_is_blocked(asker) ? blocked_looks + 1 : 0;
+            if (blocked_looks >= 2) break;
+        }
     }
     // Timed out: end the hold. Released: leave the state alone, the asker may already have asked
     // for the next one (its signal waits until this handler returns).
@@ -248,6 +315,8 @@ RL_INVISIBLE int rl_hold_target(int64_t within_ns, int64_t at_most_ns) {
     // The handler is installed while the stress pass preempts; without it SIGURG is ignored.
     if (tid == 0 || !LOAD(&sender_running)) return 0;
     STORE(&hold_max_ns, at_most_ns);
+    STORE(&hold_skip_left, 0);
+    STORE(&hold_asker, 0);
     STORE(&hold_state, RL_HOLD_ASKED);
     if (syscall(SYS_tgkill, getpid(), (pid_t)tid, SIGURG) != 0) {
         STORE(&hold_state, RL_HOLD_IDLE);
@@ -263,6 +332,64 @@ RL_INVISIBLE int rl_hold_target(int64_t within_ns, int64_t at_most_ns) {
 #else
     (void)within_ns;
     (void)at_most_ns;
+    return 0;
+#endif
+}
+
+RL_INVISIBLE int rl_hold_arm_self(int64_t skip, int64_t at_most_ns, int64_t asker) {
+#if defined(__linux__)
+    if (!LOAD(&sender_running)) return 0;
+    int64_t me = rl_current_thread_id();
+    STORE(&hold_target, me);
+    STORE(&hold_max_ns, at_most_ns);
+    STORE(&hold_skip_left, skip);
+    STORE(&hold_asker, asker);
+    STORE(&hold_last_point, 0);
+    STORE(&hold_nudge, 0);
+    STORE(&hold_state, RL_HOLD_ASKED);
+    // Delivered by TSan at this thread's next synchronisation point.
+    return syscall(SYS_tgkill, getpid(), (pid_t)me, SIGURG) == 0;
+#else
+    (void)skip; (void)at_most_ns; (void)asker;
+    return 0;
+#endif
+}
+
+RL_INVISIBLE void rl_hold_disarm_self(void) {
+#if defined(__linux__)
+    // Only this thread's own request: the asker may already have armed the next racing thread
+    // (this one finishes its work after it was released). A request left ASKED with no target
+    // holds no one; the next one replaces it.
+    int64_t me = rl_current_thread_id();
+    __atomic_compare_exchange_n(&hold_target, &me, 0, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+#endif
+}
+
+RL_INVISIBLE void rl_hold_after_blocking_call(void) {
+#if defined(__linux__)
+    // A plain read first (no TSan atomic, so no synchronisation point of its own): every lock
+    // of every lab thread passes here.
+    if (*(volatile int64_t *)&hold_nudge == 0) return;
+    int64_t me = rl_current_thread_id();
+    if (LOAD(&hold_target) == me && __atomic_exchange_n(&hold_nudge, 0, __ATOMIC_RELAXED) != 0) {
+        syscall(SYS_tgkill, getpid(), (pid_t)me, SIGURG);
+    }
+#endif
+}
+
+RL_INVISIBLE int rl_hold_wait_held(int64_t within_ns) {
+#if defined(__linux__)
+    int64_t until = now_ns() + within_ns;
+    // Not armed yet (IDLE), or armed and not reached yet (ASKED): wait.
+    while (LOAD(&hold_state) != RL_HOLD_HOLDING && now_ns() < until) {
+        int64_t nudge = LOAD(&hold_nudge);
+        if (nudge != 0 && now_ns() - nudge > 50000 && __atomic_exchange_n(&hold_nudge, 0, __ATOMIC_RELAXED) != 0) {
+            syscall(SYS_tgkill, getpid(), (pid_t)LOAD(&hold_target), SIGURG);
+        }
+    }
+    return LOAD(&hold_state) == RL_HOLD_HOLDING;
+#else
+    (void)within_ns;
     return 0;
 #endif
 }

@@ -1,5 +1,6 @@
 import CRaceLabSupport
 import Foundation
+import Synchronization
 
 /// Stress mode: stop one thread wherever it is, at its next synchronisation point (a lock, an
 /// atomic, any call ThreadSanitizer intercepts), while another thread acts. A checkpoint can
@@ -36,31 +37,48 @@ import Foundation
 extension ThreadHold {
     /// Stress mode: runs `work` on a new thread and stops that thread at one of the first
     /// synchronisation points inside it (a lock, an atomic, a call into Foundation), chosen at
-    /// random: it lets it pass up to `maxSkipped` of them first. Runs `meanwhile` on this thread
-    /// while it is held, then lets it go. True if it was held while `meanwhile` ran; false if it
-    /// ran out of synchronisation points first (`meanwhile` ran all the same).
+    /// random: it passes up to `maxSkipped` of them first, counted exactly from where `work`
+    /// begins. Runs `meanwhile` on this thread while it is held, then lets it go. True if it was
+    /// held while `meanwhile` ran; false if `work` ran out of synchronisation points first
+    /// (`meanwhile` ran all the same).
+    ///
+    /// The hold lasts until `meanwhile` is done, up to 50 ms, and ends early once this thread is
+    /// seen blocked (most likely on a lock the held thread has): a correct fix is slowed, never
+    /// stalled, and a loaded machine that leaves this thread unscheduled for a time slice or
+    /// two still finds the other one held.
     @discardableResult
     public static func race(_ run: ScenarioRun, skippingUpTo maxSkipped: Int,
                             work: @escaping @Sendable () -> Void, meanwhile: () -> Void) -> Bool {
-        let readyBefore = Checkpoint.hits("hold.ready")
-        let goal = Checkpoint.hits("hold.go") + 1
+        race(run, skipping: Int(run.random.next(upperBound: UInt64(maxSkipped + 1))), work: work, meanwhile: meanwhile)
+    }
+
+    /// `race(_:skippingUpTo:work:meanwhile:)`, passing exactly `skipped` synchronisation points.
+    @discardableResult
+    public static func race(_ run: ScenarioRun, skipping skipped: Int,
+                            work: @escaping @Sendable () -> Void, meanwhile: () -> Void) -> Bool {
+        let asker = rl_current_thread_id()
+        // This race's own flag: an earlier racing thread may still be finishing its work. Relaxed,
+        // so TSan sees no order in it.
+        let done = WorkDone()
         Thread.detachNewThread {
-            targetThisThread()
-            Checkpoint.hit("hold.ready")
-            while Checkpoint.hits("hold.go") < goal {}  // the start line (TSan sees no order in it)
+            let armed = rl_hold_arm_self(Int64(skipped), 50_000_000, asker) == 1
             work()
+            if armed { rl_hold_disarm_self() }
+            done.flag.store(true, ordering: .relaxed)
         }
-        guard run.waitUntil(timeout: 2, { Checkpoint.hits("hold.ready") > readyBefore }) else {
-            run.note("a racing thread did not start within 2 s")
-            meanwhile()
-            return false
+        // Held, or `work` done without a hold, or (a loaded machine) 2 s without either.
+        var held = false
+        for _ in 0..<2_000 where !done.flag.load(ordering: .relaxed) {
+            held = rl_hold_wait_held(1_000_000) == 1
+            if held { break }
         }
-        let skipped = Int(run.random.next(upperBound: UInt64(maxSkipped + 1)))
-        Checkpoint.hit("hold.go")
-        let held = holdPassing(skipped)
         meanwhile()
         release()
         return held
+    }
+
+    private final class WorkDone: Sendable {
+        let flag = Atomic<Bool>(false)
     }
 
     /// Holds the target at its next synchronisation point but `skipped`, and keeps it there

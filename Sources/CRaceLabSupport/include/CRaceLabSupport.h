@@ -70,7 +70,6 @@ void rl_preemption_stop(void);
 void rl_preemption_note_thread(int64_t tid);
 /// Called at every checkpoint hit: a sender dozing while no lab thread ran wakes up.
 void rl_preemption_wake(void);
-/// Signals sent, and handled (the thread slept), since the process began.
 /// A hold (stress pass only): the target thread (rl_hold_target_this_thread, or
 /// rl_hold_set_target) is stopped at its next synchronisation point once another thread calls
 /// rl_hold_target (1: it is held now; 0: it did not get there within `within_ns`), until
@@ -79,6 +78,18 @@ void rl_hold_target_this_thread(void);
 void rl_hold_set_target(int64_t thread_id);
 int rl_hold_target(int64_t within_ns, int64_t at_most_ns);
 void rl_hold_release(void);
+/// A self-hold: this thread stops at its (skip+1)-th synchronisation point from here (counted
+/// exactly), for at most `at_most_ns`, or until thread `asker` (0: none) is seen blocked.
+/// 0 if no hold can be made (outside the stress pass). rl_hold_disarm_self takes back a hold
+/// not reached yet; the asker waits with rl_hold_wait_held (1: held now; 0: not within
+/// `within_ns`).
+int rl_hold_arm_self(int64_t skip, int64_t at_most_ns, int64_t asker);
+void rl_hold_disarm_self(void);
+int rl_hold_wait_held(int64_t within_ns);
+/// After a blocking call returned (BlockingCallHook.c): a self-hold's next signal, left for later
+/// because TSan handles pending signals in a loop on entering the call, is sent now.
+void rl_hold_after_blocking_call(void);
+/// Signals sent, and handled (the thread slept), since the process began.
 int64_t rl_preemption_signals_sent(void);
 int64_t rl_preemption_signals_handled(void);
 
