@@ -108,7 +108,9 @@ RL_INVISIBLE static int64_t now_ns(void) {
 
 // 1 if thread `tid` of this process is asleep in the kernel (waiting on a lock, a condition, a
 // sleep): from /proc/thread-self's sibling, /proc/self/task/TID/stat, its state after the ')'.
-RL_INVISIBLE static int thread_is_blocked(int64_t tid) {
+RL_INVISIBLE int rl_thread_is_blocked(int64_t tid) {
+#if defined(__linux__)
+    if (tid <= 0) return 0;
     char path[64], text[512];
     int length = 0;
     char digits[24];
@@ -128,6 +130,10 @@ RL_INVISIBLE static int thread_is_blocked(int64_t tid) {
     char *close = NULL;
     for (char *c = text; *c; c++) if (*c == ')') close = c;
     return close && close[1] == ' ' && (close[2] == 'S' || close[2] == 'D');
+#else
+    (void)tid;
+    return 0;
+#endif
 }
 
 // In the handler: if this thread is the one asked for, hold it here (or, for a self-hold with
@@ -162,7 +168,7 @@ RL_INVISIBLE static int hold_here(void) {
         struct timespec wait = {left / 1000000000, left % 1000000000};
         syscall(SYS_futex, &hold_state, FUTEX_WAIT_PRIVATE, RL_HOLD_HOLDING, &wait, NULL, 0);
         if (asker != 0) {
-            blocked_looks = thread_is_blocked(asker) ? blocked_looks + 1 : 0;
+            blocked_looks = rl_thread_is_blocked(asker) ? blocked_looks + 1 : 0;
             if (blocked_looks >= 2) break;
         }
     }
@@ -392,6 +398,10 @@ RL_INVISIBLE int rl_hold_wait_held(int64_t within_ns) {
     (void)within_ns;
     return 0;
 #endif
+}
+
+RL_INVISIBLE int rl_hold_is_holding(void) {
+    return LOAD(&hold_state) == RL_HOLD_HOLDING;
 }
 
 RL_INVISIBLE void rl_hold_release(void) {

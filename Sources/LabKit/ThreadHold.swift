@@ -32,6 +32,38 @@ import Synchronization
     public static func release() {
         rl_hold_release()
     }
+
+    /// True while a thread is held (in `race`'s `meanwhile`: the racing thread is).
+    public static var isHolding: Bool { rl_hold_is_holding() == 1 }
+
+    /// This thread's id, as `isBlocked(thread:)` and `target(thread:)` take it.
+    public static var currentThread: Int64 { rl_current_thread_id() }
+
+    /// True if thread `id` is asleep in the kernel now: on a lock, a condition, a sleep (one
+    /// look at /proc; false for 0, and off Linux). A thread sleeps for a moment for many reasons
+    /// (TSan's own locks, a new thread's set-up): BlockedWatch tells a real wait.
+    public static func isBlocked(thread id: Int64) -> Bool { rl_thread_is_blocked(id) == 1 }
+
+    /// Polled in a busy wait: true once thread `id` (read at each look: 0 while unknown) was
+    /// asleep at every look for `seconds`: it waits for something (a lock, a turn), it is not
+    /// just passing through the kernel.
+    public struct BlockedWatch {
+        private let seconds: Double
+        private var since: Double?
+
+        public init(for seconds: Double = 0.0003) { self.seconds = seconds }
+
+        public mutating func isBlocked(thread id: Int64) -> Bool {
+            guard ThreadHold.isBlocked(thread: id) else {
+                since = nil
+                return false
+            }
+            let now = Double(rl_monotonic_ns()) / 1e9
+            let first = since ?? now
+            since = first
+            return now - first >= seconds
+        }
+    }
 }
 
 extension ThreadHold {

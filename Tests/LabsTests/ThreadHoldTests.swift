@@ -22,6 +22,12 @@ final class ThreadHoldTests: XCTestCase {
         _ = try stress("async-operation", "valid-locked-enum", iterations: 20, expect: "CLEAN")
     }
 
+    func testACheckAndARaiseLockedApartLoseAVisit() throws {
+        // Visitor A held between its locked look and its locked raise; visitor B counts meanwhile.
+        _ = try stress("check-then-act", "wrong-check-and-raise-locked-apart", iterations: 200, expect: "DETECTED")
+        _ = try stress("check-then-act", "valid-nslock", iterations: 20, expect: "CLEAN")
+    }
+
     func testACheckMadeOnTheWorkerIsStaleByTheTimeItsTotalLands() throws {
         // A hold lands in this window a few iterations in a hundred: the grader's own 200.
         _ = try stress("stale-results", "wrong-check-on-worker", iterations: 200, expect: "DETECTED")

@@ -89,6 +89,10 @@ int rl_hold_wait_held(int64_t within_ns);
 /// After a blocking call returned (BlockingCallHook.c): a self-hold's next signal, left for later
 /// because TSan handles pending signals in a loop on entering the call, is sent now.
 void rl_hold_after_blocking_call(void);
+/// 1 while a thread is held.
+int rl_hold_is_holding(void);
+/// 1 if thread `tid` of this process is asleep in the kernel now (one look at /proc).
+int rl_thread_is_blocked(int64_t tid);
 /// Signals sent, and handled (the thread slept), since the process began.
 int64_t rl_preemption_signals_sent(void);
 int64_t rl_preemption_signals_handled(void);
