@@ -1,5 +1,6 @@
 import Foundation
 @_spi(LabAuthoring) import LabKit
+import Synchronization
 
 /// What every variant offers. Each download thread calls `downloadFinished()` once when its file
 /// is done (several at once); the main thread reads `finished` after every download returned.
@@ -11,13 +12,57 @@ public protocol AtomicPropertyController: AnyObject {
 /// The slow part, on the harness side: working out the new progress figure takes a moment. A
 /// variant can make its code safe across this window, but it cannot remove it.
 public final class AtomicPropertyProgress: Sendable {
+    let streak = LosingStreak()
+
     public init() {}
 
     /// The figure after one more finished download. The bug's window is open while a thread
     /// is in here.
     public func oneMore(than finished: Int) -> Int {
         Checkpoint.hit("progress.add")
+        streak.unluckyIsCounting()
         return finished + 1
+    }
+}
+
+/// Stress: one unlucky download loses round after round. Each time it is working out its figure
+/// (in `oneMore`), another download ends and is counted first, up to `rounds` times in a row. A
+/// compare-and-swap loop that retries until it wins still counts every download; one that gives
+/// up after so many rounds and writes anyway loses updates. A lock (or a queue) makes the other
+/// download wait instead: the streak ends at its first round. Fields are relaxed atomics: TSan
+/// sees no order in them.
+final class LosingStreak: @unchecked Sendable {
+    static let rounds = 80
+    /// How long one round waits for the other download, at most.
+    static let roundLimit = 0.02
+
+    let unluckyThread = Atomic<Int64>(0)
+    let roundsLeft = Atomic<Int>(0)
+    let otherThread = Atomic<Int64>(0)
+    let extraDownloads = Atomic<Int>(0)
+    /// Set once, before the unlucky download's thread starts (its start orders it).
+    var anotherDownload: (@Sendable () -> Void)?
+
+    /// In `oneMore`: on the unlucky thread, another download ends and is counted first.
+    func unluckyIsCounting() {
+        let unlucky = unluckyThread.load(ordering: .relaxed)
+        guard unlucky != 0, roundsLeft.load(ordering: .relaxed) > 0, ThreadHold.currentThread == unlucky,
+              let anotherDownload else { return }
+        roundsLeft.subtract(1, ordering: .relaxed)
+        let doneBefore = Checkpoint.hits("download.done")
+        otherThread.store(0, ordering: .relaxed)
+        extraDownloads.add(1, ordering: .relaxed)
+        Thread.detachNewThread {
+            self.otherThread.store(ThreadHold.currentThread, ordering: .relaxed)
+            anotherDownload()
+        }
+        let deadline = Date().addingTimeInterval(Self.roundLimit)
+        var otherWaits = ThreadHold.BlockedWatch()
+        while Date() < deadline, Checkpoint.hits("download.done") == doneBefore {
+            if otherWaits.isBlocked(thread: otherThread.load(ordering: .relaxed)) { break }
+        }
+        // Not counted first: it waits for this one (a lock), so the streak is over.
+        if Checkpoint.hits("download.done") == doneBefore { roundsLeft.store(0, ordering: .relaxed) }
     }
 }
 
@@ -39,19 +84,21 @@ public enum AtomicPropertyLab: LabScenario {
     ]
 
     public static func play(_ variant: LabVariant<AtomicPropertyProgress, AtomicPropertyController>, in run: ScenarioRun) {
-        let counter = variant.make(AtomicPropertyProgress())
+        let progress = AtomicPropertyProgress()
+        let counter = variant.make(progress)
         var downloads = 0
 
         /// One download = one thread of its own that reports once. (Harness side: the
         /// checkpoints only count; they order nothing.)
+        let download: @Sendable () -> Void = {
+            Checkpoint.hit("download.start")
+            counter.downloadFinished()
+            Checkpoint.hit("download.done")
+        }
         func downloadEnds() {
             downloads += 1
             run.user("download \(downloads) ends") {
-                Thread.detachNewThread {
-                    Checkpoint.hit("download.start")
-                    counter.downloadFinished()
-                    Checkpoint.hit("download.done")
-                }
+                Thread.detachNewThread(download)
             }
         }
 
@@ -91,11 +138,27 @@ public enum AtomicPropertyLab: LabScenario {
                     Checkpoint.hit("burst.go")
                 }
             }
+            // And, one iteration in eight, a losing streak (LosingStreak).
+            if run.random.next(upperBound: UInt64(8)) == 0 {
+                run.waitUntil(timeout: 10) { Checkpoint.hits("download.done") >= downloads }
+                downloads += 1
+                progress.streak.anotherDownload = download
+                progress.streak.roundsLeft.store(LosingStreak.rounds, ordering: .relaxed)
+                run.user("one download keeps losing: \(LosingStreak.rounds) others end while it works out its figure") {
+                    Thread.detachNewThread {
+                        progress.streak.unluckyThread.store(ThreadHold.currentThread, ordering: .relaxed)
+                        download()
+                    }
+                }
+            }
         }
 
-        if !run.waitUntil(timeout: 10, { Checkpoint.hits("download.done") >= downloads }) {
-            run.fail("only \(Checkpoint.hits("download.done")) of \(downloads) downloads returned within 10 s")
+        if !run.waitUntil(timeout: 10, { Checkpoint.hits("download.done") >= downloads + progress.streak.extraDownloads.load(ordering: .relaxed) }) {
+            run.fail("only \(Checkpoint.hits("download.done")) of \(downloads + progress.streak.extraDownloads.load(ordering: .relaxed)) downloads returned within 10 s")
         }
+        let extra = progress.streak.extraDownloads.load(ordering: .relaxed)
+        if extra > 0 { run.record("downloads counted while the unlucky one worked out its figure", Double(extra)) }
+        downloads += extra
         let counted = counter.finished
         run.expect(counted == downloads,
                    "\(downloads) downloads finished but the count says \(counted): \(downloads - counted) update(s) lost")

@@ -144,7 +144,7 @@ public enum CheckThenActLab: LabScenario {
     }
 
     /// Stress rounds of twoVisitorsMeet per iteration.
-    static let meetingRounds = 2
+    static let meetingRounds = 3
 
     /// Stress: visitor A is held at a random point inside its visit while visitor B comes (see
     /// VisitorMeeting). Returns the visits made (2, or 1 if A was not held: it ran out of points).
@@ -152,7 +152,7 @@ public enum CheckThenActLab: LabScenario {
         let meeting = clerk.meeting
         meeting.startOver()
         var visits = 1
-        ThreadHold.race(run, skippingUpTo: 16, work: {
+        ThreadHold.race(run, skippingUpTo: 12, work: {
             meeting.threadA.store(ThreadHold.currentThread, ordering: .relaxed)
             counter.recordVisit()
             meeting.aIsDone.store(true, ordering: .relaxed)

@@ -106,30 +106,29 @@ RL_INVISIBLE static int64_t now_ns(void) {
     return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
 }
 
-// 1 if thread `tid` of this process is asleep in the kernel (waiting on a lock, a condition, a
-// sleep): from /proc/thread-self's sibling, /proc/self/task/TID/stat, its state after the ')'.
+// 1 if thread `tid` of this process waits in the kernel for something other than time (a lock,
+// a condition, a read): from /proc/self/task/TID/syscall, the system call it is in ("running"
+// when in none). A sleep does not count: the stress pass's own preemptions and jitter sleep.
 RL_INVISIBLE int rl_thread_is_blocked(int64_t tid) {
 #if defined(__linux__)
     if (tid <= 0) return 0;
-    char path[64], text[512];
+    char path[64], text[64];
     int length = 0;
     char digits[24];
     int n = 0;
     for (int64_t left = tid; n == 0 || left > 0; left /= 10) digits[n++] = (char)('0' + left % 10);
-    const char *prefix = "/proc/self/task/";
-    for (const char *c = prefix; *c; c++) path[length++] = *c;
+    for (const char *c = "/proc/self/task/"; *c; c++) path[length++] = *c;
     while (n > 0) path[length++] = digits[--n];
-    for (const char *c = "/stat"; *c; c++) path[length++] = *c;
+    for (const char *c = "/syscall"; *c; c++) path[length++] = *c;
     path[length] = 0;
     int fd = (int)syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return 0;
     long got = syscall(SYS_read, fd, text, sizeof text - 1);
     syscall(SYS_close, fd);
-    if (got <= 0) return 0;
-    text[got] = 0;
-    char *close = NULL;
-    for (char *c = text; *c; c++) if (*c == ')') close = c;
-    return close && close[1] == ' ' && (close[2] == 'S' || close[2] == 'D');
+    if (got <= 0 || text[0] < '0' || text[0] > '9') return 0;  // "running", or "-1" (in none)
+    long number = 0;
+    for (int i = 0; i < got && text[i] >= '0' && text[i] <= '9'; i++) number = number * 10 + (text[i] - '0');
+    return number != SYS_nanosleep && number != SYS_clock_nanosleep && number != SYS_sched_yield;
 #else
     (void)tid;
     return 0;
@@ -162,7 +161,7 @@ RL_INVISIBLE static int hold_here(void) {
     int64_t until = now_ns() + LOAD(&hold_max_ns);
     int blocked_looks = 0;
     for (int64_t left = until - now_ns(); LOAD(&hold_state) == RL_HOLD_HOLDING && left > 0; left = until - now_ns()) {
-        // A self-hold looks at its asker every 200 us: asleep twice running, it most likely
+        // A self-hold looks at its asker every 200 us: blocked twice running, it most likely
         // waits for a lock this thread holds, so the hold ends rather than stall it.
         if (asker != 0 && left > 200000) left = 200000;
         struct timespec wait = {left / 1000000000, left % 1000000000};

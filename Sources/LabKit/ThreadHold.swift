@@ -39,13 +39,14 @@ import Synchronization
     /// This thread's id, as `isBlocked(thread:)` and `target(thread:)` take it.
     public static var currentThread: Int64 { rl_current_thread_id() }
 
-    /// True if thread `id` is asleep in the kernel now: on a lock, a condition, a sleep (one
-    /// look at /proc; false for 0, and off Linux). A thread sleeps for a moment for many reasons
-    /// (TSan's own locks, a new thread's set-up): BlockedWatch tells a real wait.
+    /// True if thread `id` waits in the kernel now for something other than time: a lock, a
+    /// condition (one look at /proc; false for 0, and off Linux). The stress pass's own sleeps do
+    /// not count. A thread waits a moment for many reasons (TSan's own locks, a new thread's
+    /// set-up): BlockedWatch tells a real wait.
     public static func isBlocked(thread id: Int64) -> Bool { rl_thread_is_blocked(id) == 1 }
 
     /// Polled in a busy wait: true once thread `id` (read at each look: 0 while unknown) was
-    /// asleep at every look for `seconds`: it waits for something (a lock, a turn), it is not
+    /// blocked at every look for `seconds`: it waits for something (a lock, a turn), it is not
     /// just passing through the kernel.
     public struct BlockedWatch {
         private let seconds: Double

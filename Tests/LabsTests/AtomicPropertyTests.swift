@@ -41,4 +41,17 @@ final class AtomicPropertyTests: XCTestCase {
             XCTAssertEqual(run.detections.count, 1, "seed \(run.seed): \(run.detections)")
         }
     }
+
+    /// Stress, one iteration in eight: one download loses 80 rounds in a row. A compare-and-swap
+    /// loop that writes anyway after 64 lost rounds loses updates; one that retries until it wins
+    /// does not.
+    func testACompareAndSwapThatGivesUpAfterALosingStreakLosesUpdates() throws {
+        try LabsTestSupport.requireSolutions(try XCTUnwrap(testLabs.lab("atomic-property")))  // the corpus ships with them
+        for (variant, expect) in [("wrong-retry-64-then-write", "DETECTED"), ("fixed-atomic", "CLEAN")] {
+            let result = try LabsTestSupport.runRacelab(["run", "atomic-property", "--variant", variant, "--mode", "stress",
+                                                         "--runs", "1", "--iterations", "50", "--seed", "5"])
+            XCTAssertEqual(result.status, 0, "\(variant): expected \(expect)\n\(result.stdout)\(result.stderr)")
+            XCTAssertTrue(result.stdout.contains("\(expect) 1/1"), "\(variant): expected \(expect)\n\(result.stdout)")
+        }
+    }
 }

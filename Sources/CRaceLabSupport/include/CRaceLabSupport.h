@@ -91,7 +91,8 @@ int rl_hold_wait_held(int64_t within_ns);
 void rl_hold_after_blocking_call(void);
 /// 1 while a thread is held.
 int rl_hold_is_holding(void);
-/// 1 if thread `tid` of this process is asleep in the kernel now (one look at /proc).
+/// 1 if thread `tid` of this process waits in the kernel now for something other than time (a
+/// lock, a condition): one look at /proc.
 int rl_thread_is_blocked(int64_t tid);
 /// Signals sent, and handled (the thread slept), since the process began.
 int64_t rl_preemption_signals_sent(void);
