@@ -1,6 +1,7 @@
 #include "CRaceLabSupport.h"
 
 #include <errno.h>
+#include <execinfo.h>
 #include <stdint.h>
 #include <pthread.h>
 #include <signal.h>
@@ -88,17 +89,21 @@ RL_INVISIBLE static void raw_sleep_us(int64_t us) {
 // at the next point (a self-hold must not depend on when another thread gets the CPU). One
 // catch: TSan, entering a blocking call (a lock), handles pending signals in a loop until none
 // is left, so a signal sent from the handler is handled again at the same point, forever. The
-// handler knows such a repeat by its stack address and leaves the next signal for later
-// (hold_nudge): pthread_mutex_lock sends it once the lock is taken (BlockingCallHook.c), and
+// handler knows such a repeat by where it was called from and leaves the next signal for later
+// (hold_nudge): pthread_mutex_lock sends it once the lock is taken (HoldInterceptors.c), and
 // for any other blocking call the asker sends it, 50 us on (the call blocked, or is unknown).
+// A hold at the hand-over (rl_hold_arm_at_hand_over) counts nothing: the target is held as it
+// calls dispatch_async, and a thread it starts first takes the hold over (HoldInterceptors.c).
 enum { RL_HOLD_IDLE = 0, RL_HOLD_ASKED = 1, RL_HOLD_HOLDING = 2 };
 static int64_t hold_target;
 static int hold_state;
 static int64_t hold_max_ns;
 static int64_t hold_skip_left;  // self-hold: synchronisation points still to pass
 static int64_t hold_asker;  // self-hold: the asker's thread; a hold ends once it blocks
-static int64_t hold_last_point;  // self-hold: the handler's stack address at the last point
+static int64_t hold_last_point;  // self-hold: where the handler was called from, at the last point
 static int64_t hold_nudge;  // self-hold: when the next signal was left for later (0: it was not)
+static int hold_at_hand_over;  // 1: held at its first dispatch_async, or a new thread's, not a point
+static int hold_counting;  // 1 for a self-hold (counted exactly), 0 for one asked from outside
 
 RL_INVISIBLE static int64_t now_ns(void) {
     struct timespec now;
@@ -106,10 +111,17 @@ RL_INVISIBLE static int64_t now_ns(void) {
     return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
 }
 
+RL_INVISIBLE static int rl_thread_state(int64_t tid);
+
 // 1 if thread `tid` of this process waits in the kernel for something other than time (a lock,
 // a condition, a read): from /proc/self/task/TID/syscall, the system call it is in ("running"
 // when in none). A sleep does not count: the stress pass's own preemptions and jitter sleep.
 RL_INVISIBLE int rl_thread_is_blocked(int64_t tid) {
+    return rl_thread_state(tid) == 1;
+}
+
+// 1: thread `tid` waits (as rl_thread_is_blocked says); 0: it does not; -1: no such thread.
+RL_INVISIBLE static int rl_thread_state(int64_t tid) {
 #if defined(__linux__)
     if (tid <= 0) return 0;
     char path[64], text[64];
@@ -122,7 +134,7 @@ RL_INVISIBLE int rl_thread_is_blocked(int64_t tid) {
     for (const char *c = "/syscall"; *c; c++) path[length++] = *c;
     path[length] = 0;
     int fd = (int)syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return 0;
+    if (fd < 0) return -1;
     long got = syscall(SYS_read, fd, text, sizeof text - 1);
     syscall(SYS_close, fd);
     if (got <= 0 || text[0] < '0' || text[0] > '9') return 0;  // "running", or "-1" (in none)
@@ -135,14 +147,27 @@ RL_INVISIBLE int rl_thread_is_blocked(int64_t tid) {
 #endif
 }
 
+// Where the handler was called from, as one number: the return addresses on the stack and the
+// stack's depth. Two points in a row can sit at the same depth (a lock's entry, then its unlock's
+// exit, from one frame); only TSan's loop at a blocking call calls twice from the same place.
+RL_INVISIBLE static int64_t this_point(void) {
+    void *frames[12];
+    int count = backtrace(frames, 12);
+    char marker;
+    uint64_t point = (uint64_t)(uintptr_t)&marker;
+    for (int i = 0; i < count; i++) point = rl_mix64(point ^ (uint64_t)(uintptr_t)frames[i]);
+    return (int64_t)(point | 1);
+}
+
 // In the handler: if this thread is the one asked for, hold it here (or, for a self-hold with
 // points left to pass, count this one and ask again for the next). 1 if it was handled so.
+RL_INVISIBLE static int hold_now(void);
+
 RL_INVISIBLE static int hold_here(void) {
     int64_t me = (int64_t)syscall(SYS_gettid);
-    if (LOAD(&hold_target) != me || LOAD(&hold_state) != RL_HOLD_ASKED) return 0;
-    if (LOAD(&hold_asker) != 0) {
-        char marker;
-        int64_t point = (int64_t)(intptr_t)&marker;
+    if (LOAD(&hold_target) != me || LOAD(&hold_state) != RL_HOLD_ASKED || LOAD(&hold_at_hand_over)) return 0;
+    if (LOAD(&hold_counting)) {
+        int64_t point = this_point();
         if (point == LOAD(&hold_last_point)) {  // TSan's loop at a blocking call: the same point
             STORE(&hold_last_point, 0);
             STORE(&hold_nudge, now_ns());
@@ -155,6 +180,11 @@ RL_INVISIBLE static int hold_here(void) {
         syscall(SYS_tgkill, getpid(), (pid_t)me, SIGURG);
         return 1;
     }
+    return hold_now();
+}
+
+// Holds this thread (the target, asked for) until released or the limit passed. 1 if held.
+RL_INVISIBLE static int hold_now(void) {
     int asked = RL_HOLD_ASKED;
     if (!__atomic_compare_exchange_n(&hold_state, &asked, RL_HOLD_HOLDING, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return 0;
     int64_t asker = LOAD(&hold_asker);
@@ -322,6 +352,8 @@ RL_INVISIBLE int rl_hold_target(int64_t within_ns, int64_t at_most_ns) {
     STORE(&hold_max_ns, at_most_ns);
     STORE(&hold_skip_left, 0);
     STORE(&hold_asker, 0);
+    STORE(&hold_counting, 0);
+    STORE(&hold_at_hand_over, 0);
     STORE(&hold_state, RL_HOLD_ASKED);
     if (syscall(SYS_tgkill, getpid(), (pid_t)tid, SIGURG) != 0) {
         STORE(&hold_state, RL_HOLD_IDLE);
@@ -341,10 +373,36 @@ RL_INVISIBLE int rl_hold_target(int64_t within_ns, int64_t at_most_ns) {
 #endif
 }
 
+RL_INVISIBLE int rl_hold_arm_at_hand_over(int64_t at_most_ns) {
+#if defined(__linux__)
+    if (!LOAD(&sender_running)) return 0;
+    STORE(&hold_at_hand_over, 1);
+    STORE(&hold_counting, 0);
+    STORE(&hold_asker, 0);
+    STORE(&hold_max_ns, at_most_ns);
+    STORE(&hold_target, rl_current_thread_id());
+    STORE(&hold_state, RL_HOLD_ASKED);
+    return 1;
+#else
+    (void)at_most_ns;
+    return 0;
+#endif
+}
+
+RL_INVISIBLE void rl_hold_at_hand_over(void) {
+#if defined(__linux__)
+    // Plain reads first: every dispatch_async passes here.
+    if (*(volatile int *)&hold_at_hand_over == 0 || *(volatile int *)&hold_state != RL_HOLD_ASKED) return;
+    if (LOAD(&hold_target) == rl_current_thread_id()) hold_now();
+#endif
+}
+
 RL_INVISIBLE int rl_hold_arm_self(int64_t skip, int64_t at_most_ns, int64_t asker) {
 #if defined(__linux__)
     if (!LOAD(&sender_running)) return 0;
     int64_t me = rl_current_thread_id();
+    STORE(&hold_at_hand_over, 0);
+    STORE(&hold_counting, 1);
     STORE(&hold_target, me);
     STORE(&hold_max_ns, at_most_ns);
     STORE(&hold_skip_left, skip);
@@ -357,6 +415,31 @@ RL_INVISIBLE int rl_hold_arm_self(int64_t skip, int64_t at_most_ns, int64_t aske
 #else
     (void)skip; (void)at_most_ns; (void)asker;
     return 0;
+#endif
+}
+
+RL_INVISIBLE int rl_hold_passes_to_new_thread(void) {
+#if defined(__linux__)
+    // Plain reads first: every thread start passes here.
+    if (*(volatile int *)&hold_at_hand_over == 0 || *(volatile int *)&hold_state != RL_HOLD_ASKED) return 0;
+    return LOAD(&hold_target) == rl_current_thread_id();
+#else
+    return 0;
+#endif
+}
+
+RL_INVISIBLE void rl_hold_take_over(void) {
+#if defined(__linux__)
+    STORE(&hold_target, rl_current_thread_id());
+#endif
+}
+
+RL_INVISIBLE void rl_hold_cancel(void) {
+#if defined(__linux__)
+    int asked = RL_HOLD_ASKED;
+    if (__atomic_compare_exchange_n(&hold_state, &asked, RL_HOLD_IDLE, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+        STORE(&hold_target, 0);
+    }
 #endif
 }
 
@@ -385,12 +468,22 @@ RL_INVISIBLE void rl_hold_after_blocking_call(void) {
 RL_INVISIBLE int rl_hold_wait_held(int64_t within_ns) {
 #if defined(__linux__)
     int64_t until = now_ns() + within_ns;
+    int64_t next_look = 0, blocked_since = 0;
     // Not armed yet (IDLE), or armed and not reached yet (ASKED): wait.
     while (LOAD(&hold_state) != RL_HOLD_HOLDING && now_ns() < until) {
         int64_t nudge = LOAD(&hold_nudge);
         if (nudge != 0 && now_ns() - nudge > 50000 && __atomic_exchange_n(&hold_nudge, 0, __ATOMIC_RELAXED) != 0) {
             syscall(SYS_tgkill, getpid(), (pid_t)LOAD(&hold_target), SIGURG);
         }
+        // Armed, and its thread waits (a pool thread gone idle, a lock) for 1 ms running, or
+        // is gone: it has no point left to be held at soon.
+        int64_t now = now_ns(), target = LOAD(&hold_target);
+        if (LOAD(&hold_state) != RL_HOLD_ASKED || target == 0 || now < next_look) continue;
+        next_look = now + 100000;
+        int state = rl_thread_state(target);
+        if (state < 0) return 0;
+        blocked_since = state == 1 ? (blocked_since ? blocked_since : now) : 0;
+        if (blocked_since && now - blocked_since >= 1000000) return 0;
     }
     return LOAD(&hold_state) == RL_HOLD_HOLDING;
 #else

@@ -110,6 +110,50 @@ extension ThreadHold {
         return held
     }
 
+    /// Where a hold armed with `arm(atHit:at:atMost:)` stops its thread.
+    public enum Place: Sendable {
+        /// At its (skipped+1)-th synchronisation point from there, counted exactly.
+        case point(skipping: Int)
+        /// As it hands work to a queue (`dispatch_async`: the result to main), after whatever it
+        /// checked first; or, if it starts a thread first (a courier), as that thread does.
+        case handOver
+    }
+
+    /// Stress: the thread whose call to `reached(hit:)` brings hit number `hit` is held at
+    /// `place`, for up to `atMost` seconds, or until `release()`. Wait for it with
+    /// `waitUntilHeld`; `cancel()` takes back a hold never reached (the work went another way).
+    public static func arm(atHit hit: Int, at place: Place, atMost: Double) {
+        switch place {
+        case .point(let skipped): dueSkip.store(skipped, ordering: .relaxed)
+        case .handOver: dueSkip.store(-1, ordering: .relaxed)
+        }
+        dueLimit.store(Int(atMost * 1e9), ordering: .relaxed)
+        dueHit.store(hit, ordering: .relaxed)
+    }
+
+    /// Harness code on a lab thread, after a checkpoint hit numbered `hit`: arms the hold if due.
+    public static func reached(hit: Int) {
+        guard dueHit.load(ordering: .relaxed) == hit,
+              dueHit.compareExchange(expected: hit, desired: 0, ordering: .relaxed).exchanged else { return }
+        let skipped = dueSkip.load(ordering: .relaxed), limit = Int64(dueLimit.load(ordering: .relaxed))
+        _ = skipped < 0 ? rl_hold_arm_at_hand_over(limit) : rl_hold_arm_self(Int64(skipped), limit, 0)
+    }
+
+    /// True once the armed thread is held; false after `timeout` seconds without.
+    public static func waitUntilHeld(timeout: Double) -> Bool {
+        rl_hold_wait_held(Int64(timeout * 1e9)) == 1
+    }
+
+    /// Takes back a hold armed but not reached.
+    public static func cancel() {
+        dueHit.store(0, ordering: .relaxed)
+        rl_hold_cancel()
+    }
+
+    private static let dueHit = Atomic<Int>(0)
+    private static let dueSkip = Atomic<Int>(0)  // -1: at the hand-over
+    private static let dueLimit = Atomic<Int>(0)
+
     private final class WorkDone: Sendable {
         let flag = Atomic<Bool>(false)
     }

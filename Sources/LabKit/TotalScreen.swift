@@ -24,7 +24,7 @@ public final class SlowAdder: Sendable {
 
     public func add(_ number: Int, to total: Int) -> Int {
         SlowWork.step()
-        Checkpoint.hit("adder.step")
+        ThreadHold.reached(hit: Checkpoint.hit("adder.step"))
         return total + number
     }
 

@@ -82,8 +82,19 @@ void rl_hold_release(void);
 /// exactly), for at most `at_most_ns`, or until thread `asker` (0: none) is seen blocked.
 /// 0 if no hold can be made (outside the stress pass). rl_hold_disarm_self takes back a hold
 /// not reached yet; the asker waits with rl_hold_wait_held (1: held now; 0: not within
-/// `within_ns`).
+/// `within_ns`, or the armed thread waits for 1 ms, or is gone), and rl_hold_cancel takes back
+/// one that was never reached, from any thread.
 int rl_hold_arm_self(int64_t skip, int64_t at_most_ns, int64_t asker);
+/// A hold at the hand-over: this thread is held (for at most `at_most_ns`) as it next calls
+/// dispatch_async, or a thread it starts first is, as that one does (HoldInterceptors.c calls
+/// rl_hold_at_hand_over there).
+int rl_hold_arm_at_hand_over(int64_t at_most_ns);
+void rl_hold_at_hand_over(void);
+void rl_hold_cancel(void);
+/// For HoldInterceptors.c's pthread_create: 1 if the new thread takes this thread's hold at the
+/// hand-over; the new thread then calls rl_hold_take_over first thing.
+int rl_hold_passes_to_new_thread(void);
+void rl_hold_take_over(void);
 void rl_hold_disarm_self(void);
 int rl_hold_wait_held(int64_t within_ns);
 /// After a blocking call returned (BlockingCallHook.c): a self-hold's next signal, left for later
