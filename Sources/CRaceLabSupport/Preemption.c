@@ -93,7 +93,8 @@ RL_INVISIBLE static void raw_sleep_us(int64_t us) {
 // (hold_nudge): pthread_mutex_lock sends it once the lock is taken (HoldInterceptors.c), and
 // for any other blocking call the asker sends it, 50 us on (the call blocked, or is unknown).
 // A hold at the hand-over (rl_hold_arm_at_hand_over) counts nothing: the target is held as it
-// calls dispatch_async, and a thread it starts first takes the hold over (HoldInterceptors.c).
+// sends work to the main queue, and a thread it starts, or a block it sends to another queue,
+// first takes the hold over (HoldInterceptors.c).
 enum { RL_HOLD_IDLE = 0, RL_HOLD_ASKED = 1, RL_HOLD_HOLDING = 2 };
 static int64_t hold_target;
 static int hold_state;
@@ -418,9 +419,9 @@ RL_INVISIBLE int rl_hold_arm_self(int64_t skip, int64_t at_most_ns, int64_t aske
 #endif
 }
 
-RL_INVISIBLE int rl_hold_passes_to_new_thread(void) {
+RL_INVISIBLE int rl_hold_waits_for_hand_over(void) {
 #if defined(__linux__)
-    // Plain reads first: every thread start passes here.
+    // Plain reads first: every thread start and dispatch_async passes here.
     if (*(volatile int *)&hold_at_hand_over == 0 || *(volatile int *)&hold_state != RL_HOLD_ASKED) return 0;
     return LOAD(&hold_target) == rl_current_thread_id();
 #else

@@ -114,8 +114,9 @@ extension ThreadHold {
     public enum Place: Sendable {
         /// At its (skipped+1)-th synchronisation point from there, counted exactly.
         case point(skipping: Int)
-        /// As it hands work to a queue (`dispatch_async`: the result to main), after whatever it
-        /// checked first; or, if it starts a thread first (a courier), as that thread does.
+        /// As it sends work to the main queue (`dispatch_async`: its result on its way), after
+        /// whatever it checked first; if it starts a thread, or sends a block to another queue,
+        /// first (a courier), that thread or block is held so instead.
         case handOver
     }
 

@@ -30,8 +30,10 @@ final class ThreadHoldTests: XCTestCase {
 
     func testACheckMadeOnTheWorkerIsStaleByTheTimeItsTotalLands() throws {
         _ = try stress("stale-results", "wrong-check-on-worker", iterations: 200, expect: "DETECTED")
-        // The same check made on a courier thread the sum starts: held as it hands the total on.
+        // The same check made on a courier (a thread the sum starts, or a block it sends to a
+        // global queue): the hold follows the work there and holds it as it hands the total on.
         _ = try stress("stale-results", "wrong-check-on-courier-thread", iterations: 200, expect: "DETECTED")
+        _ = try stress("stale-results", "wrong-check-on-global-queue", iterations: 200, expect: "DETECTED")
         _ = try stress("stale-results", "valid-generation-counter", iterations: 20, expect: "CLEAN")
     }
 }

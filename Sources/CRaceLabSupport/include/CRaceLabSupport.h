@@ -85,15 +85,16 @@ void rl_hold_release(void);
 /// `within_ns`, or the armed thread waits for 1 ms, or is gone), and rl_hold_cancel takes back
 /// one that was never reached, from any thread.
 int rl_hold_arm_self(int64_t skip, int64_t at_most_ns, int64_t asker);
-/// A hold at the hand-over: this thread is held (for at most `at_most_ns`) as it next calls
-/// dispatch_async, or a thread it starts first is, as that one does (HoldInterceptors.c calls
-/// rl_hold_at_hand_over there).
+/// A hold at the hand-over: this thread is held (for at most `at_most_ns`) as it next sends work
+/// to the main queue, or a thread it starts, or a block it sends to another queue, first is, as
+/// that one does (HoldInterceptors.c calls rl_hold_at_hand_over there).
 int rl_hold_arm_at_hand_over(int64_t at_most_ns);
 void rl_hold_at_hand_over(void);
 void rl_hold_cancel(void);
-/// For HoldInterceptors.c's pthread_create: 1 if the new thread takes this thread's hold at the
-/// hand-over; the new thread then calls rl_hold_take_over first thing.
-int rl_hold_passes_to_new_thread(void);
+/// For HoldInterceptors.c: 1 if this thread has a hold at the hand-over coming; a thread it
+/// starts, or a block it sends to a queue other than main, takes it over (rl_hold_take_over,
+/// first thing), and rl_hold_at_hand_over holds it as it sends work to the main queue.
+int rl_hold_waits_for_hand_over(void);
 void rl_hold_take_over(void);
 void rl_hold_disarm_self(void);
 int rl_hold_wait_held(int64_t within_ns);

@@ -13,4 +13,5 @@ public let staleResultsCorpus = LabSolutions(StaleResultsLab.self, [
     LabVariant(.validFix, name: "valid-serial-queue-every-result") { StaleResultsValidSerialQueueEveryResult(environment: $0) },
     LabVariant(.wrongFix, name: "wrong-check-on-worker") { StaleResultsWrongCheckOnWorker(environment: $0) },
     LabVariant(.wrongFix, name: "wrong-check-on-courier-thread") { StaleResultsWrongCheckOnCourierThread(environment: $0) },
+    LabVariant(.wrongFix, name: "wrong-check-on-global-queue") { StaleResultsWrongCheckOnGlobalQueue(environment: $0) },
 ])
