@@ -82,11 +82,11 @@ RL_INVISIBLE static void raw_sleep_us(int64_t us) {
 // that asked releases it, or the asker's limit passed (the held thread may hold a lock the
 // asker then waits for: the hold must end on its own).
 //
-// Two ways to ask. From another thread (rl_hold_target): the target stops at its next
-// synchronisation point, wherever the signal finds it. From the target itself
-// (rl_hold_arm_self): it stops at its (skip+1)-th synchronisation point from there, counted
-// exactly: each time the handler runs it signals its own thread again, and TSan delivers that
-// at the next point (a self-hold must not depend on when another thread gets the CPU). One
+// Two kinds. A self-hold (rl_hold_arm_self, on the thread to be held) stops it at its
+// (skip+1)-th synchronisation point from there, counted exactly: each time the handler runs it
+// signals its own thread again, and TSan delivers that at the next point. (Asked from another
+// thread instead, a hold lands wherever the signal finds the thread, which depends on when each
+// gets the CPU: a first version did so, and missed a window in 120 iterations.) One
 // catch: TSan, entering a blocking call (a lock), handles pending signals in a loop until none
 // is left, so a signal sent from the handler is handled again at the same point, forever. The
 // handler knows such a repeat by where it was called from and leaves the next signal for later
@@ -328,49 +328,6 @@ RL_INVISIBLE void rl_preemption_stop(void) {
     rl_preemption_wake();
     pthread_join(sender, NULL);
     STORE(&sender_running, 0);
-#endif
-}
-
-RL_INVISIBLE void rl_hold_target_this_thread(void) {
-#if defined(__linux__)
-    STORE(&hold_target, rl_current_thread_id());
-#endif
-}
-
-RL_INVISIBLE void rl_hold_set_target(int64_t thread_id) {
-#if defined(__linux__)
-    STORE(&hold_target, thread_id);
-#else
-    (void)thread_id;
-#endif
-}
-
-RL_INVISIBLE int rl_hold_target(int64_t within_ns, int64_t at_most_ns) {
-#if defined(__linux__)
-    int64_t tid = LOAD(&hold_target);
-    // The handler is installed while the stress pass preempts; without it SIGURG is ignored.
-    if (tid == 0 || !LOAD(&sender_running)) return 0;
-    STORE(&hold_max_ns, at_most_ns);
-    STORE(&hold_skip_left, 0);
-    STORE(&hold_asker, 0);
-    STORE(&hold_counting, 0);
-    STORE(&hold_at_hand_over, 0);
-    STORE(&hold_state, RL_HOLD_ASKED);
-    if (syscall(SYS_tgkill, getpid(), (pid_t)tid, SIGURG) != 0) {
-        STORE(&hold_state, RL_HOLD_IDLE);
-        return 0;
-    }
-    int64_t until = now_ns() + within_ns;
-    while (LOAD(&hold_state) == RL_HOLD_ASKED && now_ns() < until) { }
-    // Not held in time (the thread was blocked, or past its last synchronisation point): take
-    // the request back, so a late delivery just sleeps like any preemption.
-    int asked = RL_HOLD_ASKED;
-    if (__atomic_compare_exchange_n(&hold_state, &asked, RL_HOLD_IDLE, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return 0;
-    return LOAD(&hold_state) == RL_HOLD_HOLDING;
-#else
-    (void)within_ns;
-    (void)at_most_ns;
-    return 0;
 #endif
 }
 

@@ -2,32 +2,16 @@ import CRaceLabSupport
 import Foundation
 import Synchronization
 
-/// Stress mode: stop one thread wherever it is, at its next synchronisation point (a lock, an
-/// atomic, any call ThreadSanitizer intercepts), while another thread acts. A checkpoint can
-/// only pause a thread in the harness's own code; this pauses it inside the student's, between
-/// two of their steps, e.g. between `start()`'s `isCancelled` check and its state change.
+/// Stress mode: stop one thread at a synchronisation point (a lock, an atomic, any call
+/// ThreadSanitizer intercepts) while another thread acts. A checkpoint can only pause a thread
+/// in the harness's own code; this pauses it inside the student's, between two of their steps,
+/// e.g. between `start()`'s `isCancelled` check and its state change. The point is counted
+/// exactly (`race`, or `arm(atHit:at:atMost:)` with `.point`), or it is the hand-over of a result
+/// to the main queue (`.handOver`).
 ///
 /// It rides on the stress pass's preemption signal, so outside stress it never holds. Like the
 /// preemption, it orders nothing that ThreadSanitizer sees: a race stays a race.
 @_spi(LabAuthoring) public enum ThreadHold {
-    /// On the thread to be held, before it runs the code of interest.
-    public static func targetThisThread() {
-        rl_hold_target_this_thread()
-    }
-
-    /// Make thread `threadID` (from `Checkpoint.threadPositions()`) the target: a thread the
-    /// student's code made, seen at a checkpoint of the harness's.
-    public static func target(thread threadID: Int64) {
-        rl_hold_set_target(threadID)
-    }
-
-    /// From another thread: stop the target at its next synchronisation point. True when it is
-    /// held now; false when it did not get to one within `seconds` (it was blocked, or done).
-    /// It goes on by itself after `atMost` seconds: it may hold a lock the caller needs.
-    public static func holdTarget(within seconds: Double, atMost: Double = 0.005) -> Bool {
-        rl_hold_target(Int64(seconds * 1_000_000_000), Int64(atMost * 1_000_000_000)) == 1
-    }
-
     /// Let the held thread go on.
     public static func release() {
         rl_hold_release()
@@ -36,7 +20,7 @@ import Synchronization
     /// True while a thread is held (in `race`'s `meanwhile`: the racing thread is).
     public static var isHolding: Bool { rl_hold_is_holding() == 1 }
 
-    /// This thread's id, as `isBlocked(thread:)` and `target(thread:)` take it.
+    /// This thread's id, as `isBlocked(thread:)` takes it.
     public static var currentThread: Int64 { rl_current_thread_id() }
 
     /// True if thread `id` waits in the kernel now for something other than time: a lock, a
@@ -140,7 +124,8 @@ extension ThreadHold {
         _ = skipped < 0 ? rl_hold_arm_at_hand_over(limit) : rl_hold_arm_self(Int64(skipped), limit, 0)
     }
 
-    /// True once the armed thread is held; false after `timeout` seconds without.
+    /// True once the armed thread is held; false after `timeout` seconds without, or once the
+    /// armed thread waits (a pool thread gone idle, a lock) for 1 ms, or is gone.
     public static func waitUntilHeld(timeout: Double) -> Bool {
         rl_hold_wait_held(Int64(timeout * 1e9)) == 1
     }
@@ -157,15 +142,5 @@ extension ThreadHold {
 
     private final class WorkDone: Sendable {
         let flag = Atomic<Bool>(false)
-    }
-
-    /// Holds the target at its next synchronisation point but `skipped`, and keeps it there
-    /// (up to `atMost` seconds). True if it is held now.
-    public static func holdPassing(_ skipped: Int, atMost: Double = 0.005) -> Bool {
-        for _ in 0..<skipped {
-            guard holdTarget(within: 0.002) else { return false }
-            release()
-        }
-        return holdTarget(within: 0.002, atMost: atMost)
     }
 }

@@ -70,13 +70,8 @@ void rl_preemption_stop(void);
 void rl_preemption_note_thread(int64_t tid);
 /// Called at every checkpoint hit: a sender dozing while no lab thread ran wakes up.
 void rl_preemption_wake(void);
-/// A hold (stress pass only): the target thread (rl_hold_target_this_thread, or
-/// rl_hold_set_target) is stopped at its next synchronisation point once another thread calls
-/// rl_hold_target (1: it is held now; 0: it did not get there within `within_ns`), until
-/// rl_hold_release or `at_most_ns` passed.
-void rl_hold_target_this_thread(void);
-void rl_hold_set_target(int64_t thread_id);
-int rl_hold_target(int64_t within_ns, int64_t at_most_ns);
+/// A hold (stress pass only): one thread stopped at a synchronisation point until
+/// rl_hold_release, or its limit passed.
 void rl_hold_release(void);
 /// A self-hold: this thread stops at its (skip+1)-th synchronisation point from here (counted
 /// exactly), for at most `at_most_ns`, or until thread `asker` (0: none) is seen blocked.
