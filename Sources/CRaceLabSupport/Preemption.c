@@ -103,8 +103,8 @@ static int64_t hold_skip_left;  // self-hold: synchronisation points still to pa
 static int64_t hold_asker;  // self-hold: the asker's thread; a hold ends once it blocks
 static int64_t hold_last_point;  // self-hold: where the handler was called from, at the last point
 static int64_t hold_nudge;  // self-hold: when the next signal was left for later (0: it was not)
-static int hold_at_hand_over;  // 1: held at its first dispatch_async, or a new thread's, not a point
-static int hold_counting;  // 1 for a self-hold (counted exactly), 0 for one asked from outside
+static int hold_at_hand_over;  // 1: held as it sends work to the main queue, not at a counted point
+static int hold_counting;  // 1 while a self-hold counts points (0 for a hold at the hand-over)
 
 RL_INVISIBLE static int64_t now_ns(void) {
     struct timespec now;
