@@ -114,14 +114,18 @@ RL_INVISIBLE static int64_t now_ns(void) {
 
 RL_INVISIBLE static int rl_thread_state(int64_t tid);
 
+RL_INVISIBLE int rl_blocked_watch_look(rl_blocked_watch *watch, int64_t tid, int64_t for_ns) {
+    int state = rl_thread_state(tid);
+    if (state < 0) return -1;
+    int64_t now = now_ns();
+    watch->since = state == 1 ? (watch->since ? watch->since : now) : 0;
+    return watch->since != 0 && now - watch->since >= for_ns;
+}
+
 // 1 if thread `tid` of this process waits in the kernel for something other than time (a lock,
 // a condition, a read): from /proc/self/task/TID/syscall, the system call it is in ("running"
 // when in none). A sleep does not count: the stress pass's own preemptions and jitter sleep.
-RL_INVISIBLE int rl_thread_is_blocked(int64_t tid) {
-    return rl_thread_state(tid) == 1;
-}
-
-// 1: thread `tid` waits (as rl_thread_is_blocked says); 0: it does not; -1: no such thread.
+// 0 if it does not; -1 if there is no such thread.
 RL_INVISIBLE static int rl_thread_state(int64_t tid) {
 #if defined(__linux__)
     if (tid <= 0) return 0;
@@ -190,17 +194,14 @@ RL_INVISIBLE static int hold_now(void) {
     if (!__atomic_compare_exchange_n(&hold_state, &asked, RL_HOLD_HOLDING, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return 0;
     int64_t asker = LOAD(&hold_asker);
     int64_t until = now_ns() + LOAD(&hold_max_ns);
-    int blocked_looks = 0;
+    rl_blocked_watch asker_waits = {0};
     for (int64_t left = until - now_ns(); LOAD(&hold_state) == RL_HOLD_HOLDING && left > 0; left = until - now_ns()) {
         // A self-hold looks at its asker every 200 us: blocked twice running, it most likely
         // waits for a lock this thread holds, so the hold ends rather than stall it.
         if (asker != 0 && left > 200000) left = 200000;
         struct timespec wait = {left / 1000000000, left % 1000000000};
         syscall(SYS_futex, &hold_state, FUTEX_WAIT_PRIVATE, RL_HOLD_HOLDING, &wait, NULL, 0);
-        if (asker != 0) {
-            blocked_looks = rl_thread_is_blocked(asker) ? blocked_looks + 1 : 0;
-            if (blocked_looks >= 2) break;
-        }
+        if (asker != 0 && rl_blocked_watch_look(&asker_waits, asker, 200000) == 1) break;
     }
     // Timed out: end the hold. Released: leave the state alone, the asker may already have asked
     // for the next one (its signal waits until this handler returns).
@@ -426,7 +427,8 @@ RL_INVISIBLE void rl_hold_after_blocking_call(void) {
 RL_INVISIBLE int rl_hold_wait_held(int64_t within_ns) {
 #if defined(__linux__)
     int64_t until = now_ns() + within_ns;
-    int64_t next_look = 0, blocked_since = 0;
+    int64_t next_look = 0;
+    rl_blocked_watch target_waits = {0};
     // Not armed yet (IDLE), or armed and not reached yet (ASKED): wait.
     while (LOAD(&hold_state) != RL_HOLD_HOLDING && now_ns() < until) {
         int64_t nudge = LOAD(&hold_nudge);
@@ -438,10 +440,7 @@ RL_INVISIBLE int rl_hold_wait_held(int64_t within_ns) {
         int64_t now = now_ns(), target = LOAD(&hold_target);
         if (LOAD(&hold_state) != RL_HOLD_ASKED || target == 0 || now < next_look) continue;
         next_look = now + 100000;
-        int state = rl_thread_state(target);
-        if (state < 0) return 0;
-        blocked_since = state == 1 ? (blocked_since ? blocked_since : now) : 0;
-        if (blocked_since && now - blocked_since >= 1000000) return 0;
+        if (rl_blocked_watch_look(&target_waits, target, 1000000) != 0) return 0;
     }
     return LOAD(&hold_state) == RL_HOLD_HOLDING;
 #else

@@ -20,33 +20,21 @@ import Synchronization
     /// True while a thread is held (in `race`'s `meanwhile`: the racing thread is).
     public static var isHolding: Bool { rl_hold_is_holding() == 1 }
 
-    /// This thread's id, as `isBlocked(thread:)` takes it.
+    /// This thread's id, as `BlockedWatch` takes it.
     public static var currentThread: Int64 { rl_current_thread_id() }
 
-    /// True if thread `id` waits in the kernel now for something other than time: a lock, a
-    /// condition (one look at /proc; false for 0, and off Linux). The stress pass's own sleeps do
-    /// not count. A thread waits a moment for many reasons (TSan's own locks, a new thread's
-    /// set-up): BlockedWatch tells a real wait.
-    public static func isBlocked(thread id: Int64) -> Bool { rl_thread_is_blocked(id) == 1 }
-
-    /// Polled in a busy wait: true once thread `id` (read at each look: 0 while unknown) was
-    /// blocked at every look for `seconds`: it waits for something (a lock, a turn), it is not
-    /// just passing through the kernel.
+    /// Polled in a busy wait: true once thread `id` (read at each look: 0 while unknown) waited
+    /// in the kernel for something other than time (a lock, a turn; the stress pass's own sleeps
+    /// do not count) at every look for `seconds`: it is not just passing through the kernel (TSan's
+    /// own locks, a new thread's set-up).
     public struct BlockedWatch {
-        private let seconds: Double
-        private var since: Double?
+        private let nanoseconds: Int64
+        private var watch = rl_blocked_watch(since: 0)
 
-        public init(for seconds: Double = 0.0003) { self.seconds = seconds }
+        public init(for seconds: Double = 0.0003) { nanoseconds = Int64(seconds * 1e9) }
 
         public mutating func isBlocked(thread id: Int64) -> Bool {
-            guard ThreadHold.isBlocked(thread: id) else {
-                since = nil
-                return false
-            }
-            let now = Double(rl_monotonic_ns()) / 1e9
-            let first = since ?? now
-            since = first
-            return now - first >= seconds
+            rl_blocked_watch_look(&watch, id, nanoseconds) == 1
         }
     }
 }

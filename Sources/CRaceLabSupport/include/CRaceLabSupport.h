@@ -98,9 +98,12 @@ int rl_hold_wait_held(int64_t within_ns);
 void rl_hold_after_blocking_call(void);
 /// 1 while a thread is held.
 int rl_hold_is_holding(void);
-/// 1 if thread `tid` of this process waits in the kernel now for something other than time (a
-/// lock, a condition): one look at /proc.
-int rl_thread_is_blocked(int64_t tid);
+/// Whether a thread waits for real (a lock, a turn), not just passing through the kernel: start
+/// with {0} and look now and then. 1 once thread `tid` waited in the kernel for something other
+/// than time (not a sleep: the stress pass's own sleeps do not count) at every look for
+/// `for_ns`; -1 if it is gone; else 0.
+typedef struct { int64_t since; } rl_blocked_watch;
+int rl_blocked_watch_look(rl_blocked_watch *watch, int64_t tid, int64_t for_ns);
 /// Signals sent, and handled (the thread slept), since the process began.
 int64_t rl_preemption_signals_sent(void);
 int64_t rl_preemption_signals_handled(void);
