@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 import Foundation
 
@@ -32,6 +32,15 @@ func labTarget(_ lab: String, name: String, dependencies: [Target.Dependency], b
         swiftSettings: [.swiftLanguageMode(.v5)] + extraSettings)
 }
 
+// Code a student writes, and every answer written as one (reference fixes, the grading corpus),
+// is memory-safe Swift: the compiler refuses pointers, raw memory and every other construct
+// that is unsafe by construction (SE-0458), so such code can call only what it names, and the
+// exercise checks see every name. Scenarios and LabKit, the harness's own code, are not held
+// to it. RACELAB_UNSAFE_SKIP_EXERCISE_CHECKS=1 (tests of the harness's other defences only)
+// leaves it out.
+let skipsExerciseChecks = ProcessInfo.processInfo.environment["RACELAB_UNSAFE_SKIP_EXERCISE_CHECKS"] == "1"
+let memorySafe: [SwiftSetting] = skipsExerciseChecks ? [] : [.strictMemorySafety(), .treatWarning("StrictMemorySafety", as: .error)]
+
 let isScenario: (String) -> Bool = { $0 == "Scenario.swift" || $0.hasPrefix("Broken") }
 let isExercise: (String) -> Bool = { $0.hasPrefix("Exercise") }
 let isSolution: (String) -> Bool = { $0.hasPrefix("Fixed") }
@@ -41,10 +50,10 @@ let scenarioTargets = labNames.compactMap { labTarget($0, name: $0, dependencies
 // imports itself: nothing of the harness leaks in through the lab's module.
 let exerciseTargets = labNames.compactMap {
     labTarget($0, name: "\($0)Exercises", dependencies: ["LabKit", .target(name: $0)], belongs: isExercise,
-              extraSettings: [.enableUpcomingFeature("MemberImportVisibility")])
+              extraSettings: [.enableUpcomingFeature("MemberImportVisibility")] + memorySafe)
 }
 let solutionTargets = labNames.compactMap {
-    labTarget($0, name: "\($0)Solutions", dependencies: ["LabKit", .target(name: $0)], belongs: isSolution)
+    labTarget($0, name: "\($0)Solutions", dependencies: ["LabKit", .target(name: $0)], belongs: isSolution, extraSettings: memorySafe)
 }
 
 // The reference solutions are registered outside the labs, in Sources/SolutionCatalog; a student
@@ -66,7 +75,7 @@ let corpusLabs = labNames.filter { lab in
 let shipsCorpus = shipsSolutions && FileManager.default.fileExists(atPath: packageDirectory.appendingPathComponent("Sources/CorpusCatalog/CorpusCatalog.swift").path)
 let corpusTargets: [Target] = shipsCorpus ? corpusLabs.map { lab in
     .target(name: "\(lab)Corpus", dependencies: ["LabKit", .target(name: lab)], path: "Tests/GradingCorpus/\(lab)",
-            swiftSettings: [.swiftLanguageMode(.v5), .enableUpcomingFeature("MemberImportVisibility")])
+            swiftSettings: [.swiftLanguageMode(.v5), .enableUpcomingFeature("MemberImportVisibility")] + memorySafe)
 } : []
 let corpusCatalog: [Target] = shipsCorpus
     ? [.target(name: "CorpusCatalog", dependencies: ["LabKit"] + labNames.map { .target(name: $0) } + corpusTargets.map { .target(name: $0.name) })]

@@ -2,10 +2,9 @@ import Foundation
 import LabKit
 import ConcurrentPerform
 
-/// Each iteration owns one slot of a results buffer: it measures its row and writes that slot,
-/// and nothing else. The slots are added up once, after concurrentPerform has returned, when no
-/// iteration is running any more (thread confinement: private working state, results combined
-/// at the join).
+/// Each iteration owns one slot: it measures its row and writes that slot, and nothing else.
+/// The slots are added up once, after concurrentPerform has returned, when no iteration is
+/// running any more (thread confinement: private working state, results combined at the join).
 final class ConcurrentPerformFixed: ConcurrentPerformController {
     private let screen: ConcurrentPerformScreen
 
@@ -18,17 +17,15 @@ final class ConcurrentPerformFixed: ConcurrentPerformController {
         // The block holds the controller weakly and passes it on unloaded: only the main thread
         // ever holds it (and through it the screen, a view) strongly.
         DispatchQueue.global().async { [weak self] in
-            var rows = [Int](repeating: 0, count: photo.rowCount)
-            // FIX: a raw buffer, so each iteration writes only its own element (a Swift array
-            // subscripted from several threads is one variable modified by all of them). The
-            // compiler cannot check that no two iterations share an element: `unsafe` says so.
-            rows.withUnsafeMutableBufferPointer { buffer in
-                nonisolated(unsafe) let slots = buffer
-                DispatchQueue.concurrentPerform(iterations: slots.count) { row in
-                    slots[row] = photo.brightness(ofRow: row)  // FIX: one slot per iteration, no shared total.
-                }
+            // FIX: a slot object per row, all made before the loop. The array of slots is only
+            // read during the loop; each iteration writes into its own object, and no two
+            // iterations share one. (Writing `rows[row]` in an array of numbers would modify
+            // the one array variable from every thread at once: a race of its own.)
+            let slots = (0..<photo.rowCount).map { _ in Slot() }
+            DispatchQueue.concurrentPerform(iterations: slots.count) { row in
+                slots[row].value = photo.brightness(ofRow: row)  // FIX: one slot per iteration, no shared total.
             }
-            let total = rows.reduce(0, +)  // FIX: combined once, after concurrentPerform returned.
+            let total = slots.reduce(0) { $0 + $1.value }  // FIX: combined once, after concurrentPerform returned.
             DispatchQueue.main.async { self?.show(total) }
         }
     }
@@ -56,18 +53,15 @@ final class ConcurrentPerformFixedChunks: ConcurrentPerformController {
         DispatchQueue.global().async { [weak self] in
             let rowCount = photo.rowCount
             let chunkCount = min(4, rowCount)
-            var partials = [Int](repeating: 0, count: chunkCount)
-            partials.withUnsafeMutableBufferPointer { buffer in
-                nonisolated(unsafe) let slots = buffer  // each chunk writes only its own element
-                DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
-                    var sum = 0  // FIX: private working state: a local of this iteration only.
-                    for row in stride(from: chunk, to: rowCount, by: chunkCount) {
-                        sum += photo.brightness(ofRow: row)
-                    }
-                    slots[chunk] = sum  // FIX: one slot per chunk, written once.
+            let partials = (0..<chunkCount).map { _ in Slot() }  // one slot per chunk
+            DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
+                var sum = 0  // FIX: private working state: a local of this iteration only.
+                for row in stride(from: chunk, to: rowCount, by: chunkCount) {
+                    sum += photo.brightness(ofRow: row)
                 }
+                partials[chunk].value = sum  // FIX: one slot per chunk, written once.
             }
-            let total = partials.reduce(0, +)  // FIX: the partial sums are combined after the join.
+            let total = partials.reduce(0) { $0 + $1.value }  // FIX: the partial sums are combined after the join.
             DispatchQueue.main.async { self?.show(total) }
         }
     }
@@ -76,6 +70,12 @@ final class ConcurrentPerformFixedChunks: ConcurrentPerformController {
         screen.brightness.setText(String(total))
         screen.measuring.set(false)
     }
+}
+
+/// One iteration's result: written by that iteration alone, read after the join. (Sendable on
+/// that promise, which the compiler cannot check: no two iterations share a slot.)
+private final class Slot: @unchecked Sendable {
+    var value = 0
 }
 
 extension ConcurrentPerformLab {

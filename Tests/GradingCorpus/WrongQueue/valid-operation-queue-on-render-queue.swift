@@ -1,6 +1,8 @@
 // VALID: an OperationQueue of width 1 whose underlying queue is the render queue: every paint and
 // wipe runs on the render queue, one at a time, in the order asked. (Its operations wait in the
-// OperationQueue before they reach the render queue: "quiet" must allow for that.)
+// OperationQueue before they reach the render queue: "quiet" must allow for that.) LabKit's
+// DispatchBackedOperationQueue, because Foundation's `underlyingQueue` is unowned(unsafe) and so
+// refused in memory-safe Swift.
 import Foundation
 import LabKit
 import WrongQueue
@@ -11,13 +13,13 @@ final class WrongQueueValidOperationQueueOnRenderQueue: WrongQueueController, @u
     private let renderQueue: DispatchQueue
     private let onRenderQueue = DispatchSpecificKey<Bool>()
 
-    private let ops = OperationQueue()
+    private let ops: OperationQueue
     init(environment: WrongQueueEnvironment) {
         canvas = environment.canvas
         renderQueue = environment.renderQueue
         renderQueue.setSpecific(key: onRenderQueue, value: true)
+        ops = DispatchBackedOperationQueue(on: renderQueue)
         ops.maxConcurrentOperationCount = 1
-        ops.underlyingQueue = renderQueue
     }
     func render(frame: Int) { ops.addOperation { self.paint(frame) } }
     func clear() { ops.addOperation { self.wipe() } }
