@@ -11,7 +11,7 @@ RUNS ?= 2
 all: run
 
 build:
-	$(SWIFT) build $(SANITIZE)
+	@$(SWIFT) build $(SANITIZE) || { echo "make: the build failed (errors above). An error marked [#StrictMemorySafety] is in code that must be memory-safe Swift: no pointers, raw memory or 'unsafe'; use a lock, a queue, an Atomic or a Mutex instead (racelab policy lists what an exercise may use)."; exit 1; }
 
 ## make run: every lab, broken vs fixed, as one table (exit 0 when every expectation holds).
 ## RUNS=2 children per variant and mode (explore runs once: it is systematic); make run RUNS=5 for more.

@@ -382,6 +382,12 @@ public final class ClassGrader: @unchecked Sendable {
                     for path in exercisePaths(of: lab) { exercises[path] = kitExercises[path] }
                     if let variant = Grader.exercise(of: lab) {
                         let error = targets[lab.info.folder.lastPathComponent] ?? "the build failed"
+                        if settings.exerciseChecks,
+                           let unsafe = ExercisePolicy.memorySafetyViolation(fromCompilerError: error, file: exercisePaths(of: lab).first ?? lab.id) {
+                            // Refused by the compiler's memory-safety check: a rejection, like the policy's.
+                            preset[lab.id] = grader.rejected(lab, variant: variant, stress: plan(for: lab), violations: [unsafe])
+                            continue
+                        }
                         var grade = grader.notGraded(lab, variant: variant, stress: plan(for: lab), status: .failed,
                                                      reason: "\(exercisePaths(of: lab).joined(separator: ", ")) does not compile: \(error)")
                         grade.message = "\(lab.id): 0/\(Grader.points(policy.pointsPerLab)), \(grade.exerciseFile) does not compile against the kit: \(error)"

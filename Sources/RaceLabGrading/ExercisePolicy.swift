@@ -145,10 +145,11 @@ public enum ExercisePolicy {
         ExerciseRule("files", .source, construct: "files and the file system",
                      why: "no fix reads or writes files; the harness's own files (suppressions, traces) are not yours to change",
                      example: "try Data().write(to: URL(fileURLWithPath: \"/tmp/x\"))",
-                     pattern: #"\b(FileManager|fopen|fileURLWithPath|contentsOfFile)\b|(\.write\s*\(\s*to(?:File)?\s*:)"#),
-        ExerciseRule("reinterpret", .source, construct: "unsafeBitCast",
-                     why: "it turns numbers into function pointers and back; no fix needs it",
-                     example: "let f = unsafeBitCast(0, to: Int.self)", pattern: #"\b(unsafeBitCast)\b"#),
+                     pattern: #"\b(FileManager|fopen|fileURLWithPath|contentsOfFile|contentsOf|URL|NSURL)\b|(\.write\s*\(\s*to(?:File)?\s*:)"#),
+        ExerciseRule("memory-safety", .source, construct: "unsafe code",
+                     why: "an exercise is memory-safe Swift (the compiler checks it too): no pointers, raw memory or `unsafe`. Share state with a lock (NSLock, Mutex), a queue (DispatchQueue, OperationQueue), an Atomic, or LabKit's ReadWriteLock and DispatchBackedOperationQueue",
+                     example: "let raw = UnsafeMutableRawPointer.allocate(byteCount: 8, alignment: 8)",
+                     pattern: #"((?<!nonisolated\()\bunsafe\b|@unsafe\b|@safe\b|\b(?:Unsafe\w*|withUnsafe\w*|unsafeBitCast|unsafeDowncast|OpaquePointer|Unmanaged|AutoreleasingUnsafeMutablePointer)\b)"#),
 
         // Binary checks, on the compiled exercise.
         ExerciseRule("foreign-definition", .binary, construct: "a symbol that is not Swift code of the exercise",
@@ -159,8 +160,8 @@ public enum ExercisePolicy {
                      why: "it comes from @_section, which is how load-time hooks are made"),
         ExerciseRule("c-call", .binary, construct: "a call to a C function outside the allowed list",
                      why: "the allowed C functions are the Swift runtime, ThreadSanitizer's own instrumentation, memory, time, sleeping and the pthread/semaphore/dispatch synchronisation calls; anything else can touch descriptors, processes, signals or the environment"),
-        ExerciseRule("forbidden-api", .binary, construct: "a Swift API outside the policy",
-                     why: "processes, file handles, files, the environment, the command line, the harness's modules and LabKit's scenario-only types are out of bounds for an exercise"),
+        ExerciseRule("forbidden-api", .binary, construct: "a Swift API that is not on the list an exercise may use",
+                     why: "an exercise may use its lab's module, LabKit's public API, the standard library, Dispatch, Synchronization and Foundation's threads, operations, locks, run loops, notifications, values, collections and formatting; files, URLs, processes, the environment, reflection and the harness's own modules are out of its reach"),
     ]
 
     public static func rule(_ id: String) -> ExerciseRule { rules.first { $0.id == id }! }
@@ -205,6 +206,17 @@ public enum ExercisePolicy {
         return Range(match.range, in: line).map { String(line[$0]) } ?? rule.construct
     }
 
+    /// A compiler error of the strict memory-safety check ("Exercise.swift:12: error: expression
+    /// uses unsafe constructs ... [#StrictMemorySafety]"), as the rule it breaks; nil for any
+    /// other error. `file`: the exercise file as the report names it.
+    public static func memorySafetyViolation(fromCompilerError line: String, file: String) -> PolicyViolation? {
+        guard line.contains("[#StrictMemorySafety]") else { return nil }
+        let number = line.firstMatch(of: #/\.swift:(\d+)/#).flatMap { Int($0.1) }
+        let said = line.firstMatch(of: #/error: (.*?)\s*\[#StrictMemorySafety\]/#).map { String($0.1) } ?? "unsafe code"
+        let rule = rule("memory-safety")
+        return PolicyViolation(rule: rule.id, file: file, line: number, construct: said, why: rule.why)
+    }
+
     // MARK: Binary
 
     /// C functions an exercise's compiled code may call (exact names, or prefixes ending in `*`).
@@ -237,20 +249,12 @@ public enum ExercisePolicy {
         "dispatch_main", "dispatch_block_*", "dispatch_assert_queue*",
     ]
 
-    /// Parts of demangled Swift names an exercise may not use.
-    static let forbiddenSwiftAPI: [String] = [
-        "Foundation.Process", "Foundation.NSTask", "Foundation.FileHandle", "Foundation.NSFileHandle", "Foundation.FileManager",
-        "Foundation.Pipe", "Foundation.Bundle", "Foundation.ProcessInfo", "Foundation.Thread.exit", "Foundation.OutputStream",
-        "Foundation.InputStream", "Foundation.Stream", "Foundation.URLSession", "Foundation.Host", "Foundation.Port",
-        "Foundation.SocketPort", "Foundation.NSData.write", "Foundation.Data.write", ".write(to:", ".write(toFile:",
-        "Swift.CommandLine", "Dispatch.DispatchIO", "makeReadSource", "makeWriteSource", "makeProcessSource", "makeSignalSource",
-        "makeFileSystemObjectSource", "LabKit.Checkpoint", "LabKit.DeallocationLog", "LabKit.MainThreadChecker",
-        "LabKit.ScenarioDriver", "LabKit.ScenarioRun", "LabKit.TraceFile", "RaceLabHarness.", "RaceLabGrading.", "RaceLabReports.",
-        "TSanReports.", "CompilerCheck.", "Swift._typeByName",
-    ]
-
-    /// Every violation in one compiled exercise object. `module`: the exercise's module.
-    public static func check(object: ObjectFile, file: String, module: String) -> [PolicyViolation] {
+    /// Every violation in one compiled exercise object. `module`: the exercise's module;
+    /// `labModule`: its lab's (default: `module` less "Exercises", "Solutions" or "Corpus").
+    public static func check(object: ObjectFile, file: String, module: String, labModule: String? = nil) -> [PolicyViolation] {
+        let lab = labModule ?? ["Exercises", "Solutions", "Corpus"].reduce(module) { name, suffix in
+            name.hasSuffix(suffix) ? String(name.dropLast(suffix.count)) : name
+        }
         var found: [PolicyViolation] = []
         func add(_ id: String, _ construct: String) {
             let rule = rule(id)
@@ -301,8 +305,8 @@ public enum ExercisePolicy {
             if symbol.name.hasPrefix("$s") {
                 guard symbol.name.utf8.count < 2_000 else { add("forbidden-api", "a Swift name too long to read"); continue }
                 let readable = SwiftDemangler.demangleFully(symbol.name)
-                if let hit = forbiddenSwiftAPI.first(where: { readable.contains($0) }) {
-                    add("forbidden-api", "\(hit.trimmingCharacters(in: CharacterSet(charactersIn: ".("))) (\(String(readable.prefix(120))))")
+                if let refusal = ExerciseAPI.refusal(of: readable, ownModules: [module, lab]) {
+                    add("forbidden-api", refusal)
                 }
             } else if !isAllowedC(symbol.name) {
                 add("c-call", "a call to \(symbol.name)")

@@ -127,6 +127,13 @@ final class ExercisePolicyTests: XCTestCase {
             ("c-call", "@_silgen_name(\"syscall\") func sys(_ number: Int) -> Int\npublic func raw() { _ = sys(39) }", "syscall"),
             ("forbidden-api", "import Foundation\npublic func spawn() { let p = Process(); p.arguments = [] }", "Foundation.Process"),
             ("forbidden-api", "import Foundation\npublic func note() { FileHandle.standardError.write(Data()) }", "Foundation.FileHandle"),
+            // Not on the allowed list: files through value types, reflection, the command line.
+            ("forbidden-api", "import Foundation\npublic func read() -> Int { (try? String(contentsOfFile: \"/proc/self/auxv\", encoding: .utf8))?.count ?? 0 }", "contentsOfFile"),
+            ("forbidden-api", "import Foundation\npublic func peek(_ x: Any) -> Int { Mirror(reflecting: x).children.count }", "Swift.Mirror"),
+            ("forbidden-api", "public func args() -> Int { CommandLine.arguments.count }", "Swift.CommandLine"),
+            ("forbidden-api", "import Foundation\npublic func pid() -> Int32 { ProcessInfo.processInfo.processIdentifier }", "ProcessInfo"),
+            ("forbidden-api", "import Foundation\npublic func log() { NSLog(\"x\") }", "Foundation.NSLog"),
+            ("c-call", "import Foundation\npublic func harm() { _ = kill(getppid(), 9) }", "kill"),
         ]
         for (rule, source, expected) in cases {
             let object = try compile(source)
@@ -151,6 +158,25 @@ final class ExercisePolicyTests: XCTestCase {
                     DispatchQueue.concurrentPerform(iterations: 4) { _ in usleep(1) }
                 }
                 deinit { print("bye") }
+            }
+            // Foundation's threads, operations, run loops, notifications and formatting, Dispatch
+            // timers and groups: all on the allowed list.
+            public func worker() -> Thread {
+                Thread { RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.01)) }
+            }
+            public final class Step: Operation {
+                public override func main() { if isCancelled { return } }
+            }
+            public func everyday() -> String {
+                let queue = OperationQueue(); queue.maxConcurrentOperationCount = 1
+                queue.addOperation(Step()); queue.addOperation { }; queue.waitUntilAllOperationsAreFinished()
+                let condition = NSCondition(); condition.lock(); condition.signal(); condition.unlock()
+                NotificationCenter.default.post(name: Notification.Name("x"), object: nil)
+                let group = DispatchGroup(); group.enter(); group.leave(); group.wait()
+                let timer = DispatchSource.makeTimerSource(); timer.cancel()
+                let formatter = NumberFormatter(); formatter.numberStyle = .decimal
+                let json = (try? JSONEncoder().encode([1, 2])).map { String(decoding: $0, as: UTF8.self) } ?? ""
+                return String(format: "%d items", 3) + (formatter.string(from: 1234) ?? "") + json + UUID().uuidString
             }
             """)
         XCTAssertEqual(ExercisePolicy.check(object: honest, file: "E.o", module: "ListAdderExercises"), [])
