@@ -116,6 +116,7 @@ let expected: [String: (status: String, says: String)] = [
     "setenv": ("rejected", "setenv"), "testable": ("rejected", "@testable"), "spi": ("rejected", "@_spi"),
     "channel": ("rejected", "write(3"), "load-time": ("rejected", "@_section"), "process": ("rejected", "Process"),
     "graded-detector": ("rejected", "CommandLine"), "exit": ("rejected", "exit:"), "harness-import": ("rejected", "import RaceLabHarness"),
+    "escape-loop": ("rejected", "posix_spawn"), "kill-grader": ("rejected", "kill"), "early-result": ("rejected", "write(3"),
     "stdout-forger": ("failed", "not fixed yet"), "solutions": ("failed", "not fixed yet"), "half-fixed": ("failed", "not fixed yet"),
 ]
 check(Set(rows.keys) == Set(expected.keys), "every attack graded: \(rows.keys.sorted())")
@@ -134,11 +135,28 @@ for student in ["1-poisoner", "2-half-fixed", "3-thief", "4-channel"] {
     check(double(lab["score"]) == 0, "checks off, \(student): 0 (\(short(lab["status"], 10))): \(short(lab["message"], 110))")
     check(r.notes.contains { $0.contains("exercise checks were OFF") }, "checks off, \(student): the report says the checks were off")
 }
-for student in ["3-thief", "4-channel"] {
+for student in ["3-thief", "4-channel", "8-early-result"] {
     check(report("unchecked", student).labs.first?["status"] as? String == "tampered", "checks off, \(student): its forged result is caught (tampered)")
 }
-let solvedAfter = report("unchecked", "5-solved").labs.first ?? [:]
-check(double(solvedAfter["score"]) == double(solvedAfter["maxScore"]) && double(solvedAfter["score"]) > 0, "checks off, 5-solved: full marks after the attackers")
+// The kernel's part: the escape loop and the grader killer run, and are refused by it.
+for student in ["6-escape-loop", "7-kill-grader"] {
+    let lab = report("unchecked", student).labs.first ?? [:]
+    check(double(lab["score"]) == 0 && lab["status"] as? String == "failed",
+          "checks off, \(student): 0, its bug caught as if it had done nothing else: \(short(lab["message"], 110))")
+}
+for student in ["5-solved", "9-solved-last"] {
+    let lab = report("unchecked", student).labs.first ?? [:]
+    check(double(lab["score"]) == double(lab["maxScore"]) && double(lab["score"]) > 0, "checks off, \(student): full marks after the attackers")
+}
+let uncheckedRows = summary("unchecked")
+let status = (try? String(contentsOfFile: "\(work)/grades-unchecked/exit-status", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+check(status == "0" && uncheckedRows.count == 9 && uncheckedRows.values.allSatisfy { $0["status"] == "graded" },
+      "checks off: grade-all exited \(status ?? "?") and graded all \(uncheckedRows.count) of 9 submissions")
+let leftovers = (try? String(contentsOfFile: "\(work)/grades-unchecked/leftovers", encoding: .utf8)) ?? "?"
+check(leftovers.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "checks off: no process an attacker started outlived its run: \(short(leftovers, 60))")
+let isolation = report("unchecked", "6-escape-loop").notes.first { $0.contains("confined") } ?? ""
+check(isolation.contains("no new processes") && isolation.contains("signals only to themselves") && !isolation.contains("NOT in force"),
+      "the report says what protection was in force: \(short(isolation, 120))")
 
 print(failures == 0 ? "\nall checks passed" : "\n\(failures) check(s) failed")
 exit(failures == 0 ? 0 : 1)

@@ -11,9 +11,11 @@
 #      plain file; racelab grade-all grades every lab of every entry;
 #   3. the attacks in scripts/attacks/ (each a list-adder exercise), graded on list-adder: every
 #      one scores 0 and says why (rejected, does not compile, or caught);
-#   4. the same harness with the exercise checks OFF (test only): a poisoner graded before a
-#      half-fixed exercise, a load-time thief and a channel forger still score 0, and the
-#      half-fixed exercise after the poisoner too;
+#   4. the same harness with the exercise checks OFF (test only; memory safety off too): a
+#      poisoner graded before a half-fixed exercise, a load-time thief, a channel forger, an
+#      escape loop that would kill other students' children, a killer of the grader and an early
+#      forged result still score 0; grade-all survives and grades everyone; the valid fixes
+#      graded after the attackers keep full marks; nothing the attackers started outlives them;
 #   5. every report rendered in every format (racelab grade --from) and checked.
 #
 # Usage: scripts/grading-e2e.sh [WORK_DIR]     LABS=list-adder,ui-off-main grades fewer labs in step 2.
@@ -72,13 +74,19 @@ cat "$WORK/grades-attacks/summary.csv"
 
 say "with the exercise checks OFF (test only): a poisoner before a half-fixed exercise, a load-time thief, a channel forger"
 mkdir -p "$WORK/unchecked"
-for pair in 1-poisoner:poisoner 2-half-fixed:half-fixed 3-thief:thief 4-channel:channel 5-solved:; do
+for pair in 1-poisoner:poisoner 2-half-fixed:half-fixed 3-thief:thief 4-channel:channel 5-solved: \
+            6-escape-loop:escape-loop 7-kill-grader:kill-grader 8-early-result:early-result 9-solved-last:; do
     name=${pair%%:*}; attack=${pair#*:}
     cp -R "$WORK/kit" "$WORK/unchecked/$name"
     if [ -n "$attack" ]; then cp "$ATTACKS/$attack.swift" "$WORK/unchecked/$name/Labs/ListAdder/Exercise.swift"; else solve "$WORK/unchecked/$name" ListAdder; fi
 done
-(cd "$WORK" && RACELAB_UNSAFE_SKIP_EXERCISE_CHECKS=1 "$RACELAB" grade-all unchecked --kit kit --output grades-unchecked --format json --seed 2026 --labs list-adder)
+unchecked_status=0
+(cd "$WORK" && RACELAB_UNSAFE_SKIP_EXERCISE_CHECKS=1 "$RACELAB" grade-all unchecked --kit kit --output grades-unchecked --format json --seed 2026 --labs list-adder) || unchecked_status=$?
+echo "$unchecked_status" > "$WORK/grades-unchecked/exit-status"
 cat "$WORK/grades-unchecked/summary.csv"
+# Nothing a submission started may outlive its run: the escape loop marks itself.
+sleep 1
+{ pgrep -f racelab-escape-loop || true; } > "$WORK/grades-unchecked/leftovers"
 
 say "every format"
 for report in "$WORK"/grades-*/*.json; do

@@ -432,7 +432,7 @@ public final class ClassGrader: @unchecked Sendable {
         studentGrader.jobs = settings.jobs
         var report = studentGrader.report(labs: selectedLabs, integrity: integrity, calibrations: calibrations, command: "racelab grade-all",
                                           student: student, preset: preset) { onPhase("grading: \($0)") }
-        report.notes.append(ChildSandbox.summary)
+        report.notes.append(ChildIsolation.probe(executable: builder.product).summary)
         if !settings.exerciseChecks {
             report.notes.append("the exercise checks were OFF (RACELAB_UNSAFE_SKIP_EXERCISE_CHECKS): this grade tests the harness's other defences and is not a course grade")
         }

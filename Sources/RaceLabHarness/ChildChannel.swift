@@ -21,6 +21,7 @@ public enum ChildChannel {
     static let resultTag = "RACELAB-RESULT "
     static let failureTag = "RACELAB-FAILURE "
     static let catalogTag = "RACELAB-CATALOG "
+    static let confinementTag = "RACELAB-CONFINEMENT "
 
     /// A heartbeat: where the child is. The watchdog treats a change as progress.
     public struct Progress: Codable, Sendable, Equatable {
@@ -46,6 +47,8 @@ public enum ChildChannel {
         case failure(InvariantFailure)
         /// The labs the child knows (`racelab-child catalog`).
         case catalog(LabRegistry)
+        /// What confined the child and what it could still do (`racelab-child probe`).
+        case confinement(Confinement)
         case malformed(String)
     }
 
@@ -53,6 +56,7 @@ public enum ChildChannel {
     public static func encode(_ result: ScenarioOutcome) -> String { resultTag + json(result) }
     public static func encode(_ failure: InvariantFailure) -> String { failureTag + json(failure) }
     public static func encode(_ catalog: LabRegistry) -> String { catalogTag + json(catalog) }
+    public static func encode(_ confinement: Confinement) -> String { confinementTag + json(confinement) }
 
     public static func decode(_ line: String) -> Message {
         func body<T: Decodable>(_ tag: String, _ type: T.Type) -> T? {
@@ -62,6 +66,7 @@ public enum ChildChannel {
         if line.hasPrefix(resultTag) { return body(resultTag, ScenarioOutcome.self).map(Message.result) ?? .malformed(line) }
         if line.hasPrefix(failureTag) { return body(failureTag, InvariantFailure.self).map(Message.failure) ?? .malformed(line) }
         if line.hasPrefix(catalogTag) { return body(catalogTag, LabRegistry.self).map(Message.catalog) ?? .malformed(line) }
+        if line.hasPrefix(confinementTag) { return body(confinementTag, Confinement.self).map(Message.confinement) ?? .malformed(line) }
         return .malformed(line)
     }
 

@@ -60,6 +60,9 @@ public struct ChildOutcome: Sendable {
     /// Channel lines that could not be decoded.
     public var malformedLines: [String]
     public var lastProgress: ChildChannel.Progress?
+    /// Every iteration a heartbeat announced, and every exploration point (`RunStory`).
+    public var announcedIterations: Set<Int> = []
+    public var announcedPoints: Set<String> = []
     public var elapsedSeconds: Double
     /// Processes the child started that were still alive when it ended (all killed).
     public var leftoverProcesses = 0
@@ -67,6 +70,8 @@ public struct ChildOutcome: Sendable {
     public var channelTruncated = false
     /// Catalogs on the channel (`racelab-child catalog`).
     public var catalogs: [LabRegistry] = []
+    /// What a probe found (`racelab-child probe`).
+    public var confinements: [Confinement] = []
     /// Channel lines that came after a result line. The harness sends its result last, so a
     /// result followed by anything (a progress line, say) was not the harness's: a forgery.
     public var linesAfterResult = 0
@@ -178,12 +183,15 @@ public enum ChildRunner {
         outcome.leftoverProcesses = leftovers.filter { $0.command != "llvm-symbolizer" }.count
         outcome.channelTruncated = channel.truncated
         outcome.linesAfterResult = channel.linesAfterResult
+        outcome.announcedIterations = channel.announcedIterations
+        outcome.announcedPoints = channel.announcedPoints
         for line in channel.lines {
             switch ChildChannel.decode(line) {
             case .progress(let value): outcome.lastProgress = value
             case .failure(let value): outcome.streamedFailures.append(value)
             case .result(let value): outcome.results.append(value)
             case .catalog(let value): outcome.catalogs.append(value)
+            case .confinement(let value): outcome.confinements.append(value)
             case .malformed(let text): outcome.malformedLines.append(String(text.prefix(200)))
             }
         }

@@ -1,8 +1,11 @@
 import Foundation
 
-/// Where the machine allows it (Linux with mount and network namespaces, as root or with
+/// Where the machine allows it (Linux with mount, network and PID namespaces, as root or with
 /// unprivileged user namespaces), a child runs in namespaces of its own, set up by util-linux's
 /// `unshare`:
+/// - its own PID namespace, of which it is the first process: it sees and can signal no process
+///   outside it (not the grader, not another student's run), and when it ends (or `unshare`,
+///   the process the harness started, is killed) the kernel kills everything left inside;
 /// - the whole file system is read-only to it, except its private run folder, and /dev/shm is a
 ///   fresh private tmpfs: it cannot change another run's files, the kit, the grades or the
 ///   workspace of another submission;
@@ -37,7 +40,7 @@ public enum ChildSandbox {
 
     /// Root may make namespaces directly; anyone else needs a user namespace first.
     static var namespaceOptions: [String] {
-        (geteuid() == 0 ? [] : ["--user", "--map-root-user"]) + ["--mount", "--net", "--"]
+        (geteuid() == 0 ? [] : ["--user", "--map-root-user"]) + ["--mount", "--net", "--pid", "--fork", "--kill-child", "--mount-proc", "--"]
     }
 
     /// The program and arguments that run `executable` in the sandbox, in `folder`; nil when the
@@ -47,10 +50,4 @@ public enum ChildSandbox {
         return (URL(fileURLWithPath: unshare), namespaceOptions + ["/bin/sh", "-c", script, folder.path, executable.path] + arguments)
     }
 
-    /// For reports: how children are isolated here.
-    public static var summary: String {
-        unshare == nil
-            ? "children run without a sandbox (no usable unshare on this machine): only their own run folders and the process-tree kill isolate them"
-            : "children run in a sandbox: read-only file system except their own run folder, no network"
-    }
 }

@@ -149,16 +149,10 @@ public enum LabRunner {
             return VerdictBuilder.verdict(plan: plan, kind: kind, child: ChildOutcome(ending: .failedToStart(error.description)), reproduce: reproduce)
         }
         defer { folder.remove() }
-        var request = ChildRequest(
-            executable: settings.executable, arguments: childArguments(plan),
-            environment: TSanEnvironment.childEnvironment(folder: folder), directory: folder.url, stallTimeout: stallTimeout)
-        request.inheritedDescriptor = folder.suppressionsDescriptor
         let traceFile = settings.trace ? try? TraceFile.create(in: folder.url) : nil
-        if let traceFile { request.arguments += ["--trace-file", traceFile.path] }
-        if settings.sandbox, let (program, arguments) = ChildSandbox.wrap(request.executable, arguments: request.arguments, folder: folder.url) {
-            request.executable = program
-            request.arguments = arguments
-        }
+        let request = childRequest(
+            settings.executable, arguments: childArguments(plan) + (traceFile.map { ["--trace-file", $0.path] } ?? []),
+            folder: folder, stallTimeout: stallTimeout, sandbox: settings.sandbox)
         let child = ChildRunner.run(request)
         saveLog(child, plan: plan, settings: settings)
         var verdict = VerdictBuilder.verdict(plan: plan, kind: kind, child: child, reproduce: reproduce)
@@ -176,6 +170,20 @@ public enum LabRunner {
             verdict.harnessError = "\(VerdictBuilder.forgedMarker): the run rewrote the TSan settings file the harness gave it"
         }
         return verdict
+    }
+
+    /// How a child of `executable` is started in `folder`: its environment (TSan's options, the
+    /// sealed suppressions as fd 4), the folder as its working directory, inside `ChildSandbox`
+    /// where the machine offers it and `sandbox` is on.
+    public static func childRequest(_ executable: URL, arguments: [String], folder: RunFolder, stallTimeout: Double, sandbox: Bool) -> ChildRequest {
+        var request = ChildRequest(executable: executable, arguments: arguments, environment: TSanEnvironment.childEnvironment(folder: folder),
+                                   directory: folder.url, stallTimeout: stallTimeout)
+        request.inheritedDescriptor = folder.suppressionsDescriptor
+        if sandbox, let (program, wrapped) = ChildSandbox.wrap(executable, arguments: arguments, folder: folder.url) {
+            request.executable = program
+            request.arguments = wrapped
+        }
+        return request
     }
 
     /// For whoever maintains a lab: `settings.logFolder` (`racelab run --logs DIR`) keeps every

@@ -22,6 +22,10 @@ final class OutputCollector: @unchecked Sendable {
     private var markerWindow = Data()
     private var resultSeen = false
     private var afterResult = 0
+    private var iterations: Set<Int> = []
+    private var points: Set<String> = []
+    /// Most iterations and points remembered from heartbeats (more than any plan has).
+    static let announcedLimit = 1_000_000
 
     init(limit: Int, lineLimit: Int = 1 << 20, splitLines: Bool, crashMarkers: [String] = []) {
         self.limit = limit
@@ -76,8 +80,12 @@ final class OutputCollector: @unchecked Sendable {
         if resultSeen { afterResult += 1 }
         if line.hasPrefix(ChildChannel.resultTag) { resultSeen = true }
         if line.hasPrefix(ChildChannel.progressTag) {
-            newestProgress = line  // only the newest heartbeat matters
+            newestProgress = line  // only the newest heartbeat is kept, and what it announced
             progressLines += 1
+            if case .progress(let progress) = ChildChannel.decode(line), iterations.count + points.count < Self.announcedLimit {
+                iterations.insert(progress.iteration)
+                if let point = progress.point { points.insert(point) }
+            }
         } else if storedBytes + pending.count <= limit {
             storedLines.append(line)
             storedBytes += pending.count
@@ -93,6 +101,9 @@ final class OutputCollector: @unchecked Sendable {
     /// Lines (whole or not) that came after the first result line.
     var linesAfterResult: Int { lock.withLock { afterResult + (resultSeen && !pending.isEmpty ? 1 : 0) } }
     var latestProgressLine: String? { lock.withLock { newestProgress } }
+    /// Every iteration and exploration point a heartbeat announced (`RunStory`).
+    var announcedIterations: Set<Int> { lock.withLock { iterations } }
+    var announcedPoints: Set<String> { lock.withLock { points } }
     /// Every whole line kept, then the newest heartbeat, then an unfinished last line.
     var lines: [String] {
         lock.withLock {

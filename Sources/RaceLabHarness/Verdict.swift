@@ -135,6 +135,10 @@ public enum VerdictBuilder {
             // Code that ran before the scenario (at load time, say) wrote a result; the harness's
             // own never came (the child died first) or the lines after it are the run's.
             verdict.harnessError = "\(forgedMarker): a result line came before \(child.linesAfterResult) other channel line(s); the harness sends its result last"
+        } else if let result, let problem = RunStory.problem(
+            with: result, plan: plan, announcedIterations: child.announcedIterations, announcedPoints: child.announcedPoints) {
+            // A result the parent did not see happen: written by lab code, not the harness.
+            verdict.harnessError = "\(forgedMarker): the result line does not match the run the heartbeats showed: \(problem)"
         } else if child.channelTruncated {
             verdict.harnessError = "the result channel was longer than the output limit, so it cannot be trusted"
         } else if let result, !result.tsanEnabled, verdict.harnessError == nil {

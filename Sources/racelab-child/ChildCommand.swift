@@ -1,3 +1,4 @@
+import CRaceLabSupport
 import Foundation
 @_spi(LabAuthoring) import LabKit
 import RaceLabHarness
@@ -5,12 +6,18 @@ import RaceLabHarness
 /// `racelab-child`: the process that runs lab code. `racelab` starts it; people do not need to.
 ///   racelab-child catalog                 every lab's facts and variants, as JSON (for the parent)
 ///   racelab-child run <lab> --variant ... one variant, some iterations; results on descriptor 3
+///   racelab-child probe --outsider PID --outside DIR
+///                                         confines itself as a run does, then tries to escape
 struct ChildCommand {
     let labs: PlayableLabRegistry
 
     static let runSpec = CommandSpec(
         name: "run", valueOptions: ["variant", "mode", "iterations", "seed", "trace-file", "point", "shard"], positionals: 1...1,
         usage: "racelab-child run <lab> --variant NAME --mode scripted|explore|stress --iterations N --seed S [--point P:K] [--shard I/N] [--trace-file F]")
+
+    static let probeSpec = CommandSpec(
+        name: "probe", valueOptions: ["outsider", "outside"], positionals: 0...0,
+        usage: "racelab-child probe --outsider PID --outside DIR")
 
     func main(_ arguments: [String]) -> Int32 {
         do throws(UsageError) {
@@ -19,7 +26,17 @@ struct ChildCommand {
                 ChannelWriter.writeLine(ChildChannel.encode(labs.registry))
                 return 0
             case "run":
+                // Before any lab code runs, and while no thread of ours exists: for good.
+                _ = rl_confine(".")
                 try run(ParsedArguments(Array(arguments.dropFirst()), spec: Self.runSpec))
+            case "probe":
+                let parsed = try ParsedArguments(Array(arguments.dropFirst()), spec: Self.probeSpec)
+                let inForce = rl_confine(".")
+                let outsider = try parsed.int("outsider", in: 1...Int(Int32.max)) ?? 0
+                let escapes = parsed.string("outside").map { rl_confinement_escapes(Int32(outsider), $0) }
+                    ?? rl_confinement_escapes(Int32(outsider), nil)
+                ChannelWriter.writeLine(ChildChannel.encode(Confinement(inForce: Int(inForce), escapes: Int(escapes))))
+                return 0
             default:
                 throw UsageError("racelab-child is started by racelab; commands: catalog, run (\(Self.runSpec.usage))")
             }

@@ -125,6 +125,7 @@ public struct RaceLabCommandLine {
                     for rule in ExercisePolicy.rules {
                         print("\(rule.id) (\(rule.check.rawValue)): \(rule.construct)\n  \(rule.why)")
                     }
+                    print("\nOn this machine: " + ChildIsolation.probe(executable: childProgram).summary)
                 }
                 return 0
             default:

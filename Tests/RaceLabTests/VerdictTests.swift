@@ -8,9 +8,16 @@ import XCTest
 final class VerdictTests: XCTestCase {
     let plan = ScenarioPlan(lab: "list-adder", variant: "broken", mode: .scripted, iterations: 3, seed: 42)
 
+    /// A child's outcome; by default its heartbeats announced every iteration and point its
+    /// result claims (`announced: false`: none, as a result written by lab code would have it).
     func child(_ ending: ChildOutcome.Ending, stderr: String = "", result: ScenarioOutcome? = nil,
-               progress: ChildChannel.Progress? = nil) -> ChildOutcome {
-        ChildOutcome(ending: ending, stderr: stderr, results: result.map { [$0] } ?? [], lastProgress: progress, elapsedSeconds: 1)
+               progress: ChildChannel.Progress? = nil, announced: Bool = true) -> ChildOutcome {
+        var outcome = ChildOutcome(ending: ending, stderr: stderr, results: result.map { [$0] } ?? [], lastProgress: progress, elapsedSeconds: 1)
+        if announced, let result {
+            outcome.announcedIterations = Set(0...result.iterationsRun)
+            outcome.announcedPoints = Set(result.explored)
+        }
+        return outcome
     }
 
     func cleanResult() -> ScenarioOutcome {
@@ -84,6 +91,34 @@ final class VerdictTests: XCTestCase {
         XCTAssertTrue(line.contains("(Broken.swift) vs main thread read in"), line)
         XCTAssertTrue(line.hasSuffix("(Broken.swift:46)"), line)
         XCTAssertFalse(line.contains("compiler-generated"), line)
+    }
+
+    /// A result line the heartbeats never showed happening is no pass, whatever it says.
+    func testAResultWithoutATrailIsForged() {
+        let forged = VerdictBuilder.verdict(plan: plan, kind: .exercise, child: child(.exited(0), result: cleanResult(), announced: false), reproduce: "r")
+        XCTAssertFalse(forged.detected)
+        XCTAssertTrue(forged.harnessError?.hasPrefix(VerdictBuilder.forgedMarker) == true, forged.harnessError ?? "")
+        XCTAssertTrue(forged.harnessError?.contains("none of them was announced") == true, forged.harnessError ?? "")
+
+        // Announced, but fewer iterations than planned, and clean: the run was cut short.
+        var short = cleanResult()
+        short.iterationsRun = 1
+        let cut = VerdictBuilder.verdict(plan: plan, kind: .exercise, child: child(.exited(0), result: short), reproduce: "r")
+        XCTAssertTrue(cut.harnessError?.contains("the plan asked for 3") == true, cut.harnessError ?? "")
+
+        // A point nobody announced.
+        var explore = plan
+        explore.mode = .explore
+        var claimed = cleanResult()
+        claimed.explored = ["1:2"]
+        var outcome = child(.exited(0), result: claimed)
+        outcome.announcedPoints = []
+        let invented = VerdictBuilder.verdict(plan: explore, kind: .exercise, child: outcome, reproduce: "r")
+        XCTAssertTrue(invented.harnessError?.contains("point 1:2") == true, invented.harnessError ?? "")
+
+        // The honest account of the same run passes.
+        let honest = VerdictBuilder.verdict(plan: plan, kind: .exercise, child: child(.exited(0), result: cleanResult()), reproduce: "r")
+        XCTAssertNil(honest.harnessError)
     }
 
     func testNoResultIsAHarnessErrorNotAPass() {

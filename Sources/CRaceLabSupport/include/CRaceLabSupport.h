@@ -132,5 +132,6 @@ int rl_die_with_parent(void);
 
 #include "CRaceLabTrace.h"
 #include "CRaceLabSpawn.h"
+#include "CRaceLabConfinement.h"
 
 #endif

