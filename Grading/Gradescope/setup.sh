@@ -10,3 +10,5 @@ bash "$kit/Grading/install-swift.sh"
 cd "$kit"
 make build
 .build/debug/racelab grade-all --prepare --kit "$kit" --workspace "$root/racelab-workspace"
+# What isolates each run of a submission in this image (measured; printed in the build log).
+.build/debug/racelab policy --isolation

@@ -188,6 +188,9 @@ public final class ClassGrader: @unchecked Sendable {
 
     public var workspacePath: String { workspace.path }
 
+    /// The kit's own lab program (built by `prepare`): each student's is a copy with their exercises.
+    public var kitProgram: URL { builder.product }
+
     var selectedLabs: [Lab] {
         guard let ids = settings.labs else { return registry.labs }
         return registry.labs.filter { ids.contains($0.id) }
@@ -432,7 +435,7 @@ public final class ClassGrader: @unchecked Sendable {
         studentGrader.jobs = settings.jobs
         var report = studentGrader.report(labs: selectedLabs, integrity: integrity, calibrations: calibrations, command: "racelab grade-all",
                                           student: student, preset: preset) { onPhase("grading: \($0)") }
-        report.notes.append(ChildIsolation.probe(executable: builder.product).summary)
+        report.notes.append(ChildIsolation.probe(executable: kitProgram).summary)
         if !settings.exerciseChecks {
             report.notes.append("the exercise checks were OFF (RACELAB_UNSAFE_SKIP_EXERCISE_CHECKS): this grade tests the harness's other defences and is not a course grade")
         }

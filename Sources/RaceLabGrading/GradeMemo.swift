@@ -6,7 +6,9 @@ import RaceLabHarness
 /// run with the same seed, so identical files earn the identical grade: reusing it saves the
 /// compile and the runs (most of a class leaves some labs as handed out), and two students
 /// with the same code cannot get different marks from a second roll of the stress dice.
-/// Only judged grades are kept: a harness error is tried again.
+/// Only judged grades are kept, and only when every run ended undisturbed (no SIGKILL from
+/// outside, nothing left running): a harness error, or a grade something else may have shaped,
+/// is worked out afresh for the next student with the same files.
 final class GradeMemo: @unchecked Sendable {
     private let lock = NSLock()
     private var grades: [String: LabGrade] = [:]
@@ -23,7 +25,7 @@ final class GradeMemo: @unchecked Sendable {
     func grade(for key: String) -> LabGrade? { lock.withLock { grades[key] } }
 
     func remember(_ grade: LabGrade, for key: String) {
-        guard [.passed, .partial, .failed, .rejected].contains(grade.status) else { return }
+        guard [.passed, .partial, .failed, .rejected].contains(grade.status), grade.undisturbed else { return }
         lock.withLock { grades[key] = grade }
     }
 }

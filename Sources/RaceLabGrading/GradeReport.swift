@@ -158,6 +158,8 @@ public struct PassGrade: Codable, Sendable, Equatable {
     /// Set when the harness itself failed (a child could not start, no ThreadSanitizer): the
     /// grade as a whole is then a harness failure, not a verdict on the exercise.
     public var harnessFailure: String?
+    /// A run of the pass may have been disturbed from outside (`RunVerdict.interference`).
+    public var interference: String? = nil
 
     public var name: String { "\(mode.rawValue) pass" }
     /// "3 runs x 3 iterations".
@@ -191,6 +193,9 @@ public struct LabGrade: Codable, Sendable, Equatable {
     public var stress: StressPlan
     /// Why the exercise was rejected (status `rejected`): each with file, line and construct.
     public var violations: [PolicyViolation]? = nil
+
+    /// Every pass ran to its end undisturbed: the grade rests on the exercise alone.
+    public var undisturbed: Bool { passes.allSatisfy { $0.harnessFailure == nil && $0.interference == nil } }
 }
 
 /// Whether the graded package is the kit as handed out, apart from its exercises.

@@ -150,9 +150,11 @@ public struct Grader {
         let harnessFailure = outcome.runs.compactMap(\.harnessError).first {
             $0.hasPrefix("could not start") || $0.contains("without ThreadSanitizer")
         }
-        return PassGrade(mode: outcome.mode, runs: total == 0 ? planned : total, iterationsPerRun: iterations, status: status,
-                         score: status == .passed ? points : 0, maxScore: points, summary: summary, problems: problems,
-                         elapsedSeconds: outcome.runs.map(\.elapsedSeconds).reduce(0, +), harnessFailure: harnessFailure)
+        var grade = PassGrade(mode: outcome.mode, runs: total == 0 ? planned : total, iterationsPerRun: iterations, status: status,
+                              score: status == .passed ? points : 0, maxScore: points, summary: summary, problems: problems,
+                              elapsedSeconds: outcome.runs.map(\.elapsedSeconds).reduce(0, +), harnessFailure: harnessFailure)
+        grade.interference = outcome.runs.lazy.compactMap(\.interference).first
+        return grade
     }
 
     /// One verdict for the lab: every pass clean, or not fixed. A bug seen in any pass scores 0
@@ -249,6 +251,9 @@ public struct Grader {
             case .hang:
                 lines.append("the program stopped making progress and was killed: \(detection.summary)")
             }
+        }
+        if let interference = run.interference {
+            lines.append("note: \(interference); if that was not your code (running out of memory, say), ask for this lab to be graded again")
         }
         return GradeProblem(lab: run.lab, variant: run.variant, seed: run.seed, iteration: run.detections.compactMap(\.iteration).min(), detectors: detectors,
                             lines: lines, reproduce: run.reproduce, headline: headline, point: run.point)

@@ -58,6 +58,9 @@ public final class IndexedResults<T: Sendable>: @unchecked Sendable {
     public func set(_ index: Int, _ value: T) { lock.withLock { values[index] = value } }
 
     public var all: [T] { lock.withLock { values.map { $0! } } }
+
+    /// The values set so far, in index order.
+    public var finished: [T] { lock.withLock { values.compactMap { $0 } } }
 }
 
 /// A count that several threads add to (progress lines).

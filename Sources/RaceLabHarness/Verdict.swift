@@ -40,6 +40,10 @@ public struct RunVerdict: Codable, Sendable {
     /// Explore mode: the point at which the bug showed ("1:3"), and how many points were explored.
     public var point: String?
     public var explored: Int?
+    /// Something outside the run may have shaped it: a SIGKILL the harness did not send (the
+    /// OOM killer, another process), processes of the child's left running. Such a run still
+    /// counts for its student, but its outcome is not reused for anyone else (`GradeMemo`).
+    public var interference: String?
 
     public var detected: Bool { !detections.isEmpty }
     public func fired(_ detector: Detector) -> Bool { detections.contains { $0.detector == detector } }
@@ -91,6 +95,9 @@ public enum VerdictBuilder {
         let cause = CrashCause.find(in: child.stderr)
         switch child.ending {
         case .signaled(let signal):
+            if signal == SIGKILL {
+                verdict.interference = "the child was killed by a SIGKILL the harness did not send (the machine ran out of memory, or something else killed it)"
+            }
             verdict.detections.append(Detection(
                 detector: .crash, iteration: lastIteration, seconds: child.elapsedSeconds,
                 summary: "died on \(signalName(signal))" + (cause.map { ": \($0.summary)" } ?? crashLine.map { ": \($0)" } ?? "")))
@@ -148,6 +155,7 @@ public enum VerdictBuilder {
         if child.stdoutTruncated { verdict.notes.append("stdout was longer than the output limit and was cut") }
         if child.leftoverProcesses > 0 {
             verdict.notes.append("the child left \(child.leftoverProcesses) process(es) running; they were killed")
+            verdict.interference = verdict.interference ?? "the child left \(child.leftoverProcesses) process(es) running"
         }
         return verdict
     }
@@ -180,6 +188,7 @@ extension RunVerdict {
         merged.point = first.point
         merged.trace = first.trace
         merged.harnessError = shards.lazy.compactMap(\.harnessError).first
+        merged.interference = shards.lazy.compactMap(\.interference).first
         merged.iterationsRequested = shards.map(\.iterationsRequested).max() ?? merged.iterationsRequested
         merged.iterationsRun = shards.map(\.iterationsRun).reduce(0, +)
         merged.explored = shards.contains { $0.explored != nil } ? shards.compactMap(\.explored).reduce(0, +) : nil

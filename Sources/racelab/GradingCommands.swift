@@ -154,6 +154,11 @@ extension RaceLabCommandLine {
         }
         progressLine.clear()
         print(StudentFeedback.render(grade, seed: grader.seed, warnings: warnings.value, hintCount: LessonHints.hints(for: lab).count))
+        let isolation = ChildIsolation.probe(executable: childProgram)
+        if !isolation.isComplete {
+            // The grader's isolation does not change a verdict; but say where it is missing.
+            print("Note: this machine does not isolate the runs as the grader does: \(isolation.summary)")
+        }
         if let root {
             let check = StudentProgress.Check(
                 passing: grade.status == .passed, score: grade.score, maxScore: grade.maxScore,
@@ -287,9 +292,10 @@ extension RaceLabCommandLine {
             let plan = StressPlan.make(lab, calibration: calibrations?.current(for: lab), policy: grader.policy)
             preset[lab.id] = grader.rejected(lab, variant: variant, stress: plan, violations: violations)
         }
-        let report = grader.report(labs: labs, integrity: integrity, calibrations: calibrations,
+        var report = grader.report(labs: labs, integrity: integrity, calibrations: calibrations,
                                    command: CommandLine.arguments.joined(separator: " "), student: arguments.string("student"),
                                    preset: preset, onProgress: progressLine.show)
+        report.notes.append(ChildIsolation.probe(executable: childProgram).summary)
         progressLine.clear()
         if try write(report, format: format, to: arguments.string("output")) != 0 {
             return 1
@@ -384,16 +390,22 @@ extension RaceLabCommandLine {
         if let ids = labs, let unknown = ids.first(where: { grader.registry.lab($0) == nil }) {
             throw UsageError("unknown lab '\(unknown)' in --labs; the kit's labs: \(grader.registry.ids.joined(separator: ", "))")
         }
+        stderrLine("racelab grade-all: " + ChildIsolation.probe(executable: grader.kitProgram).summary)
+        let labIDs = labs ?? grader.registry.ids
+        let summary = output.appendingPathComponent("summary.csv")
+        // summary.csv grows as students finish, so whatever stops this run, the grades given
+        // so far are on disk.
+        let soFar = IndexedResults<ClassGrader.StudentResult>(count: entries.count)
         let results = grader.gradeAll(entries) { index, phase in
             live.phase("[\(index + 1)/\(entries.count)] \(entries[index].name)", phase)
         } onResult: { index, result in
             let score = result.report.map { "\(Grader.points($0.score))/\(Grader.points($0.maxScore))" } ?? "-"
             live.line("[\(index + 1)/\(entries.count)] \(entries[index].name): \(result.status.rawValue.uppercased()) \(score) in \(ClassGrader.duration(result.elapsedSeconds))"
                 + (result.note.isEmpty ? "" : " (\(result.note))"))
+            soFar.set(index, result)
+            try? Data(ClassGrader.summaryCSV(soFar.finished, labs: labIDs).utf8).write(to: summary, options: .atomic)
         }
         live.clear()
-        let labIDs = labs ?? grader.registry.ids
-        let summary = output.appendingPathComponent("summary.csv")
         do { try Data(ClassGrader.summaryCSV(results, labs: labIDs).utf8).write(to: summary, options: .atomic) } catch {
             stderrLine("racelab: harness failure: cannot write \(summary.path): \(error.localizedDescription)")
             return 1

@@ -45,7 +45,7 @@ public struct RaceLabCommandLine {
     static let reportSpec = CommandSpec(
         name: "report", valueOptions: ["html"], positionals: 1...1,
         usage: "racelab report RESULTS.json --html FILE (RESULTS.json from racelab run --json)")
-    static let policySpec = CommandSpec(name: "policy", flags: ["markdown"], usage: "racelab policy [--markdown]")
+    static let policySpec = CommandSpec(name: "policy", flags: ["markdown", "isolation"], usage: "racelab policy [--markdown | --isolation]")
     static let explainSpec = CommandSpec(
         name: "explain", flags: ["json", "stacks"], positionals: 0...1,
         usage: "racelab explain [FILE|-] [--stacks] [--json] (FILE holds a ThreadSanitizer log; - or none reads standard input)")
@@ -60,6 +60,7 @@ public struct RaceLabCommandLine {
           racelab explain [FILE|-] [--stacks] [--json]
                                             a TSan log (from a lab or any program) in plain words
           racelab policy [--markdown]       what an exercise may not contain, and why
+          racelab policy --isolation        how children are isolated on this machine (measured)
           racelab help                      this text
 
         run options:
@@ -121,6 +122,8 @@ public struct RaceLabCommandLine {
                 let arguments = try ParsedArguments(rest, spec: Self.policySpec)
                 if arguments.has("markdown") {
                     print(ExercisePolicy.markdownTable)
+                } else if arguments.has("isolation") {
+                    print("racelab: on this machine, " + ChildIsolation.probe(executable: childProgram).summary)
                 } else {
                     for rule in ExercisePolicy.rules {
                         print("\(rule.id) (\(rule.check.rawValue)): \(rule.construct)\n  \(rule.why)")

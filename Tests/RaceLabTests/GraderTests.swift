@@ -185,6 +185,31 @@ final class GraderTests: XCTestCase {
         XCTAssertEqual(grade.score, 0, "a forged run: the lab scores nothing, clean stress pass or not")
     }
 
+    /// A run killed from outside still counts for its student, says so, and its grade is not
+    /// reused for anyone else with the same files.
+    func testAGradeDisturbedFromOutsideIsNotReused() {
+        var killed = cleanRun(seed: 7, mode: .scripted)
+        killed.detections = [Detection(detector: .crash, iteration: 1, seconds: 1, summary: "died on SIGKILL")]
+        killed.interference = "the child was killed by a SIGKILL the harness did not send"
+        let pass = grader.pass(VariantOutcome(lab: "tiny", variant: "exercise", kind: .exercise, mode: .scripted, runs: [killed]),
+                               lab: lab, runs: 1, iterations: 3, points: 5)
+        XCTAssertEqual(pass.status, .failed)
+        XCTAssertNotNil(pass.interference)
+        XCTAssertTrue(pass.problems.first?.lines.contains { $0.contains("graded again") } == true, "\(pass.problems)")
+        let plan = StressPlan.make(lab, calibration: nil, policy: GradingPolicy())
+        let disturbed = grader.labGrade(lab, variant: lab.variants[1], passes: [pass], stress: plan)
+        XCTAssertFalse(disturbed.undisturbed)
+        let memo = GradeMemo()
+        let key = memo.key(lab: "tiny", files: [("Labs/Tiny/Exercise.swift", Data("x".utf8))])
+        memo.remember(disturbed, for: key)
+        XCTAssertNil(memo.grade(for: key), "a disturbed grade is worked out afresh")
+        let calm = grader.labGrade(lab, variant: lab.variants[1], passes: [grader.pass(
+            VariantOutcome(lab: "tiny", variant: "exercise", kind: .exercise, mode: .scripted, runs: [cleanRun(seed: 8, mode: .scripted)]),
+            lab: lab, runs: 1, iterations: 3, points: 5)], stress: plan)
+        memo.remember(calm, for: key)
+        XCTAssertEqual(memo.grade(for: key), calm)
+    }
+
     func testAHarnessThatCannotStartChildrenIsAHarnessFailure() {
         var broken = cleanRun(seed: 7, mode: .scripted)
         broken.harnessError = "could not start the child process: no such file"
