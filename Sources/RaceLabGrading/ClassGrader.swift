@@ -364,7 +364,7 @@ public final class ClassGrader: @unchecked Sendable {
             var replaced = false
             if built.succeeded {
                 for lab in registry.labs where settings.exerciseChecks && preset[lab.id] == nil && studentWrote(lab, exercises) {
-                    guard let violations = ExerciseChecks.binary(of: lab, buildFolder: builder.buildFolder), !violations.isEmpty else { continue }
+                    guard let violations = ExerciseChecks.binary(of: lab, buildFolder: builder.buildFolder, root: tree), !violations.isEmpty else { continue }
                     replaced = true
                     for path in exercisePaths(of: lab) { exercises[path] = kitExercises[path] }
                     if let variant = Grader.exercise(of: lab) {

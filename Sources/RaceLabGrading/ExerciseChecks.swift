@@ -28,8 +28,38 @@ public enum ExerciseChecks {
     }
 
     /// Binary violations of the lab's compiled exercise in `buildFolder` (`.build/debug`), or
-    /// nil when there is nothing to inspect (not built here, or not an ELF platform).
-    public static func binary(of lab: Lab, buildFolder: URL) -> [PolicyViolation]? {
+    /// nil when there is nothing to inspect (not built here, or not an ELF platform). Each is
+    /// placed at the first source line that names what it refers to, when one does.
+    public static func binary(of lab: Lab, buildFolder: URL, root: URL? = nil) -> [PolicyViolation]? {
+        guard let found = compiled(of: lab, buildFolder: buildFolder) else { return nil }
+        let sources = exerciseFiles(of: lab).compactMap { url -> (String, String)? in
+            guard let text = try? String(contentsOf: url, encoding: .utf8) else { return nil }
+            return (root.map { PackageRoot.relative(url.path, to: $0) } ?? url.path, SwiftSourceScanner.codeOnly(text))
+        }
+        return found.map { locate($0, in: sources) }
+    }
+
+    /// `violation` at the first line of `sources` (file, code only) that names what it refers
+    /// to ("a call to kill": `kill`; "Foundation.URL (files and URLs)": `URL`); unchanged if none.
+    static func locate(_ violation: PolicyViolation, in sources: [(file: String, code: String)]) -> PolicyViolation {
+        let subject = violation.construct.hasPrefix("a call to ") ? String(violation.construct.dropFirst(10)) : violation.construct
+        guard let token = subject.split(whereSeparator: { $0 == " " || $0 == "(" }).first,
+              let name = token.split(separator: ".").map(String.init).last(where: { !Self.accessorWords.contains($0) }), name.count > 1,
+              let pattern = try? NSRegularExpression(pattern: "\\b" + NSRegularExpression.escapedPattern(for: name) + "\\b") else { return violation }
+        for (file, code) in sources {
+            for (index, line) in code.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            where pattern.firstMatch(in: String(line), range: NSRange(line.startIndex..., in: line)) != nil {
+                return PolicyViolation(rule: violation.rule, file: file, line: index + 1, construct: violation.construct, why: violation.why)
+            }
+        }
+        return violation
+    }
+
+    /// Parts of a demangled name that no source spells as such.
+    static let accessorWords: Set<String> = ["init", "__allocating_init", "getter", "setter", "modify", "read", "subscript", "deinit"]
+
+    /// The binary checks on each object of the lab's exercise module.
+    static func compiled(of lab: Lab, buildFolder: URL) -> [PolicyViolation]? {
         let module = exerciseModule(of: lab)
         let folder = buildFolder.appendingPathComponent("\(module).build")
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return nil }
@@ -61,7 +91,7 @@ extension ExerciseChecks {
         var out: [String: [PolicyViolation]] = [:]
         for lab in labs {
             var violations = source(of: lab, root: root)
-            if let buildFolder { violations += binary(of: lab, buildFolder: buildFolder) ?? [] }
+            if let buildFolder { violations += binary(of: lab, buildFolder: buildFolder, root: root) ?? [] }
             if !violations.isEmpty { out[lab.id] = violations }
         }
         return out

@@ -182,6 +182,19 @@ final class ExercisePolicyTests: XCTestCase {
         XCTAssertEqual(ExercisePolicy.check(object: honest, file: "E.o", module: "ListAdderExercises"), [])
     }
 
+    /// A finding in the compiled code is shown at the source line that names what it refers to.
+    func testACompiledFindingIsPlacedAtTheLineThatNamesIt() {
+        let sources = [(file: "Labs/ListAdder/Exercise.swift", code: "import Foundation\nlet a = 1\nlet d = try? Data(contentsOf: u)\n_ = kill(1, 9)\n")]
+        func finding(_ construct: String) -> PolicyViolation {
+            PolicyViolation(rule: "forbidden-api", file: "ListAdderExercises/Exercise.swift.o", line: nil, construct: construct, why: "w")
+        }
+        let files = ExerciseChecks.locate(finding("contentsOf (reads or writes files)"), in: sources)
+        XCTAssertEqual(files.description, "Labs/ListAdder/Exercise.swift:3: contentsOf (reads or writes files): w")
+        XCTAssertEqual(ExerciseChecks.locate(finding("a call to kill"), in: sources).line, 4)
+        XCTAssertEqual(ExerciseChecks.locate(finding("Foundation.Data.init(contentsOf:) (files)"), in: sources).line, 3)
+        XCTAssertEqual(ExerciseChecks.locate(finding("a call to dup2"), in: sources), finding("a call to dup2"), "not named in the source: left as found")
+    }
+
     func compile(_ source: String) throws -> ObjectFile {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-policy-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
