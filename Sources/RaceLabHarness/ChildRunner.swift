@@ -16,8 +16,12 @@ public struct ChildRequest: Sendable {
     public var crashGrace: Double
     /// Bytes kept of each output stream; the rest is read and dropped.
     public var outputLimit: Int
-    /// After the child ended, how long its output may take to reach its end.
-    public var drainGrace: Double = 1
+    /// After the child and everything it started are gone, how long the parent goes on reading
+    /// their pipes until they end. They end at once when nothing holds them any more, so this
+    /// is only a cap for a process that could not be killed; on a busy machine the reader may
+    /// simply not have been scheduled yet, so the cap is generous (a short one lost the result
+    /// line of a clean run, read only half way, under load).
+    public var drainGrace: Double = 30
     /// A descriptor the child gets as fd 4 (its sealed TSan suppressions).
     public var inheritedDescriptor: Int32?
 
