@@ -110,7 +110,7 @@ public enum AtomicPropertyLab: LabScenario {
             downloadEnds()
             firstIsCounting.whilePaused {
                 downloadEnds()
-                run.settle(idle: 0.1, timeout: 3, until: { Checkpoint.hits("download.start") >= 2 })
+                run.settle(timeout: 3, until: { Checkpoint.hits("download.start") >= 2 })
             }
         case .stress:
             for _ in 0..<6 {
@@ -140,7 +140,7 @@ public enum AtomicPropertyLab: LabScenario {
             }
             // And, one iteration in eight, a losing streak (LosingStreak).
             if run.random.next(upperBound: UInt64(8)) == 0 {
-                run.waitUntil(timeout: 10) { Checkpoint.hits("download.done") >= downloads }
+                run.waitUntilDoneOrQuiet { Checkpoint.hits("download.done") >= downloads }
                 downloads += 1
                 progress.streak.anotherDownload = download
                 progress.streak.roundsLeft.store(LosingStreak.rounds, ordering: .relaxed)
@@ -153,8 +153,8 @@ public enum AtomicPropertyLab: LabScenario {
             }
         }
 
-        if !run.waitUntil(timeout: 10, { Checkpoint.hits("download.done") >= downloads + progress.streak.extraDownloads.load(ordering: .relaxed) }) {
-            run.fail("only \(Checkpoint.hits("download.done")) of \(downloads + progress.streak.extraDownloads.load(ordering: .relaxed)) downloads returned within 10 s")
+        if !run.waitUntilDoneOrQuiet({ Checkpoint.hits("download.done") >= downloads + progress.streak.extraDownloads.load(ordering: .relaxed) }) {
+            run.fail("only \(Checkpoint.hits("download.done")) of \(downloads + progress.streak.extraDownloads.load(ordering: .relaxed)) downloads returned; the others wait for something that never comes")
         }
         let extra = progress.streak.extraDownloads.load(ordering: .relaxed)
         if extra > 0 { run.record("downloads counted while the unlucky one worked out its figure", Double(extra)) }

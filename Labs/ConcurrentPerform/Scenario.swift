@@ -75,9 +75,10 @@ public enum ConcurrentPerformLab: LabScenario {
         func measure(_ photo: ConcurrentPerformPhoto, during: (() -> Void)? = nil) {
             run.user("measures a photo of \(photo.rowCount) rows") { controller.measure(photo) }
             during?()
-            if !run.settle(timeout: 10, until: { !screen.measuring.isOn() }) {
-                run.fail("the spinner still turns 10 s after the user asked for the brightness")
+            if !run.waitUntilDoneOrQuiet({ !screen.measuring.isOn() }) {
+                run.fail("the spinner still turns, and nothing is left running that could stop it")
             }
+            run.settle()
             let shown = screen.brightness.text()
             run.expect(shown == String(photo.trueTotal),
                        "the photo's \(photo.rowCount) rows add up to \(photo.trueTotal), but the screen shows \(shown)"
@@ -95,7 +96,7 @@ public enum ConcurrentPerformLab: LabScenario {
             let secondRow = run.pause(at: "photo.row", hit: 2)
             measure(photo) {
                 secondRow.whilePaused {
-                    run.settle(idle: 0.05, timeout: 2, until: { Checkpoint.hits("photo.row") >= 4 })
+                    run.settle(timeout: 2, until: { Checkpoint.hits("photo.row") >= 4 })
                 }
             }
         case .stress:
@@ -122,9 +123,10 @@ public enum ConcurrentPerformLab: LabScenario {
                 run.user("measures a photo of \(first.rowCount) rows") { controller.measure(first) }
                 run.randomPause(upTo: 1)
                 run.user("measures another photo, of \(second.rowCount) rows, before the first is done") { controller.measure(second) }
-                if !run.settle(timeout: 10, until: { !screen.measuring.isOn() }) {
-                    run.fail("the spinner still turns 10 s after the user asked for the brightness")
+                if !run.waitUntilDoneOrQuiet({ !screen.measuring.isOn() }) {
+                    run.fail("the spinner still turns, and nothing is left running that could stop it")
                 }
+                run.settle()
                 let shown = screen.brightness.text()
                 run.expect(shown == String(first.trueTotal) || shown == String(second.trueTotal),
                            "two photos were measured at once (totals \(first.trueTotal) and \(second.trueTotal)), but the screen shows \(shown): their rows were mixed")

@@ -97,10 +97,10 @@ public enum DeadlockLab: LabScenario {
         func printStatement() {
             teller("a teller prints the statement") { bank.printStatement() }
         }
-        /// Waits for every teller so far. A deadlocked teller never returns: in a child process
-        /// the watchdog kills the run long before this gives up.
+        /// Waits for every teller so far. A deadlocked teller never returns: the bank freezes, and
+        /// the lab's watchdog ends the run as the hang it is (long before this cap).
         func tellersReturned() -> Bool {
-            if run.waitUntil(timeout: 10, { Checkpoint.hits("teller.done") >= tellers }) { return true }
+            if run.waitUntil(timeout: 60, { Checkpoint.hits("teller.done") >= tellers }) { return true }
             run.fail("\(tellers - Checkpoint.hits("teller.done")) of \(tellers) tellers never returned: deadlocked")
             return false
         }
@@ -123,7 +123,7 @@ public enum DeadlockLab: LabScenario {
                 pay(20, .alice, .bob)
                 firstIsApproving.whilePaused {
                     pay(30, .bob, .alice)
-                    run.settle(idle: 0.1, timeout: 3, until: { Checkpoint.hits("teller.start") >= tellers })
+                    run.settle(timeout: 3, until: { Checkpoint.hits("teller.start") >= tellers })
                 }
                 _ = tellersReturned()
             }
@@ -132,8 +132,9 @@ public enum DeadlockLab: LabScenario {
                 printStatement()
                 if tellersReturned() {
                     // A statement may still be printing after its teller returned (printed by a
-                    // block on a queue, say): count its lines once all are in, or 1 s has passed.
-                    run.settle(timeout: 1, until: { Checkpoint.hits("audit.print") - printedBefore >= transfers })
+                    // block on a queue, say): count its lines once all are in, or once the bank
+                    // is quiet (nothing left that could print more).
+                    run.waitUntilDoneOrQuiet { Checkpoint.hits("audit.print") - printedBefore >= transfers }
                     let printed = Checkpoint.hits("audit.print") - printedBefore
                     run.expect(printed == transfers, "the statement printed \(printed) lines, but \(transfers) transfers had been recorded")
                 }

@@ -34,8 +34,10 @@ public enum ListAdderLab: LabScenario {
         var sumsTheUserHad: Set<Int> = [list.reduce(0, +)]
         let controller = variant.make(ListAppEnvironment(screen: screen, adder: SlowAdder(), initialNumbers: list))
 
+        var stepsAtLastChange = 0
         func userDid(_ what: String, _ change: (inout [Int]) -> Void, _ action: () -> Void) {
             change(&list)
+            stepsAtLastChange = SlowAdder.stepsTaken
             sumsTheUserHad.insert(list.reduce(0, +))
             SlowWork.expectNoWait(showingIn: screen.total, in: run) { run.user(what, action) }
         }
@@ -71,6 +73,7 @@ public enum ListAdderLab: LabScenario {
             Int(shown).map(sumsTheUserHad.contains) ?? false,
             "the total shows \(shown), but the user's lists summed to \(sumsTheUserHad.sorted())")
         SlowWork.expectOffMain("step(s) of a sum", in: run)
+        SlowWork.expectAdded(list.count, since: stepsAtLastChange, in: run)
         withExtendedLifetime(controller) {}
     }
 }

@@ -194,30 +194,19 @@ public enum MandelbrotLab: LabScenario {
         /// The system redraws the view now, asked or not (it was uncovered, rotated...).
         func redrawNow() { view?.draw() }
         /// Spin the main run loop, running display passes, until no render is running and the
-        /// newest viewport is on screen (or, for a view that never gets there, until no render made
-        /// progress for 1 s: a loaded machine, with the stress pass preempting the renderer, can
-        /// stall a correct render for a few tenths); then settle, so a late hand-over still shows up.
+        /// newest viewport is on screen, or the app is quiet without it (a view that never gets
+        /// there); then on, displaying, until the app is quiet, so that a late hand-over of an
+        /// older render (a view that renders out of order) still shows up before the check.
         func displayUntilQuiet() {
-            var progress = MandelbrotRenderer.bandsRendered
-            var lastProgress = Date()
-            run.waitUntil(timeout: 5) {
+            run.waitUntilDoneOrQuiet {
                 if let view { screen.displayIfNeeded(view) }
-                if MandelbrotRenderer.bandsRendered != progress {
-                    progress = MandelbrotRenderer.bandsRendered
-                    lastProgress = Date()
-                }
                 let newestShown = screen.frames.last == requested.last.flatMap { references[$0] }
-                let done = newestShown && !screen.needsDisplay && MandelbrotRenderer.rendersInFlight == 0
-                return done || Date().timeIntervalSince(lastProgress) > 1
+                return newestShown && !screen.needsDisplay && MandelbrotRenderer.rendersInFlight == 0
             }
-            // Scripted: wait a little longer, so that a late hand-over of an older render (a view
-            // that renders out of order) still shows up before the check.
-            if run.mode == .scripted {
-                run.settle(until: {
-                    if let view { screen.displayIfNeeded(view) }
-                    return !screen.needsDisplay
-                })
-            }
+            run.settle(until: {
+                if let view { screen.displayIfNeeded(view) }
+                return !screen.needsDisplay
+            })
         }
         /// A band of rows a little way into the next render.
         func midNextRender(_ bands: Int) -> ScriptedPause {
@@ -259,9 +248,8 @@ public enum MandelbrotLab: LabScenario {
             show(.valley)
             zooming.whilePaused {
                 redrawNow()
-                let bands = MandelbrotRenderer.bandsRendered
                 show(.seahorse)
-                run.waitUntil(timeout: 0.1) { MandelbrotRenderer.bandsRendered >= bands + MandelbrotRenderer.bandsPerRender }
+                run.settle()  // everything but the held render has done all it can
             }
             displayUntilQuiet()
             checkNewest()
@@ -274,8 +262,7 @@ public enum MandelbrotLab: LabScenario {
             show(.antenna)
             leaving.whilePaused {
                 show(.bulb)
-                let started = MandelbrotRenderer.rendersStarted
-                run.waitUntil(timeout: 0.05) { MandelbrotRenderer.rendersStarted > started }
+                run.settle()  // a render that can start beside the held one has started
                 screen.close()
                 rendersWhenGone = MandelbrotRenderer.rendersStarted
                 view = nil
@@ -302,7 +289,7 @@ public enum MandelbrotLab: LabScenario {
         }
 
         // The view is gone: let whatever is still running finish.
-        run.settle(timeout: 5)
+        run.settle()
         let lateRenders = MandelbrotRenderer.rendersStarted - rendersWhenGone
         run.record("renders started after the view went away", Double(lateRenders))
         if run.mode == .scripted {

@@ -49,17 +49,14 @@ public enum OffMainDeallocLab: LabScenario {
             }
         }
         /// The main thread is busy (it does not run its queue) until the work in flight has ended:
-        /// at least `steps` steps taken in this iteration and none for a while. A total the work
-        /// posted to the main queue is then waiting there, not shown yet. At most a second.
+        /// at least `steps` steps taken in this iteration and every thread of the lab idle or gone.
+        /// A total the work posted to the main queue is then waiting there, not shown yet.
         func busyUntilTheWorkEnds(steps: Int) {
-            let deadline = Date(timeIntervalSinceNow: 1)
-            var seen = SlowAdder.stepsTaken
-            var quietSince = Date()
-            while Date() < deadline {
-                usleep(2_000)
-                let now = SlowAdder.stepsTaken
-                if now != seen { (seen, quietSince) = (now, Date()) }
-                if now >= steps && Date().timeIntervalSince(quietSince) >= 0.03 { return }
+            var idleLooks = 0
+            run.busyWait(timeout: 30) {
+                idleLooks = SlowAdder.stepsTaken >= steps && LabQuiet.threadsNow ? idleLooks + 1 : 0
+                if idleLooks == 0 { usleep(500) }
+                return idleLooks >= 2
             }
         }
         /// After a visit: the controller was freed, on the main thread.

@@ -293,27 +293,9 @@ public enum PhotoPipelineLab: LabScenario {
                 cancelledAt[row] = log.steps(row)
             }
         }
-        func allWorkCount() -> Int { Checkpoint.hits("photo.download") + Checkpoint.hits("photo.filter") }
-        /// Wait until every visible row is done (filtered or failed), or no work moved for 0.3 s.
-        func waitForVisibleRows() {
-            var progress = allWorkCount()
-            var lastProgress = Date()
-            run.waitUntil(timeout: 5) {
-                if allWorkCount() != progress {
-                    progress = allWorkCount()
-                    lastProgress = Date()
-                }
-                let done = table.visibleRows().allSatisfy { row in
-                    switch table.shown[row] {
-                    case .failed: return true
-                    case .photo(let image): return image.sepiaPasses > 0
-                    default: return false
-                    }
-                }
-                return done || Date().timeIntervalSince(lastProgress) > 0.3
-            }
-            run.settle()
-        }
+        /// Wait until the app is quiet: every visible row done (filtered or failed), or nothing
+        /// left running that could get it there.
+        func waitForVisibleRows() { run.settle() }
 
         // 1. The list appears: rows 0-3. Their downloads and filters start.
         let row0Downloading = run.pause(at: "photo.download", hit: 2)
@@ -327,7 +309,7 @@ public enum PhotoPipelineLab: LabScenario {
                 beginScroll()
                 table.scroll(to: top(1))
                 table.scroll(to: top(0))
-                run.spin(for: 0.05)
+                run.settle()  // the finger rests: whatever the app does while scrolling, it has done
                 endScroll()
             }
             waitForVisibleRows()
@@ -340,7 +322,7 @@ public enum PhotoPipelineLab: LabScenario {
             row6.whilePaused {
                 beginScroll()
                 table.scroll(to: top(8))
-                run.spin(for: 0.1)
+                run.settle()
                 endScroll()
             }
         case .stress:

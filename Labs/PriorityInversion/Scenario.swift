@@ -139,13 +139,12 @@ public enum PriorityInversionLab: LabScenario {
         }
 
         let everything = thumbnails.count + photos.count
-        let finished = run.waitUntil(timeout: 10) {
+        let finished = run.settle(until: {
             screen.shown != nil && decoder.records.values.allSatisfy { $0.decodes.load(ordering: .relaxed) > 0 }
                 && Checkpoint.hits("decode.done") >= Checkpoint.hits("decode.start")
-        }
-        run.expect(finished, "within 10 s, \(Checkpoint.hits("decode.done")) of \(everything) photos were decoded"
+        })
+        run.expect(finished, "once the app was quiet, \(Checkpoint.hits("decode.done")) of \(everything) photos were decoded"
             + (screen.shown == nil ? " and the tapped photo was never shown" : ""))
-        run.settle(idle: 0.02, timeout: 2)
 
         // The tapped photo: the next decode to start once the running one ends (the harness allows
         // one other, the decode a tap can land just after), then on screen.

@@ -99,7 +99,7 @@ public enum PropertyStrategiesLab: LabScenario {
             let formatting = run.pause(at: "format.digit", hit: Checkpoint.hits("format.digit") + 1)
             formatting.whilePaused(maxWait: 0.2) {  // explored: the first pause may have let the sum finish
                 adds(700)
-                run.settle(idle: 0.05, timeout: 1)
+                run.settle(timeout: 1)
             }
         case .stress:
             adds(100 + Int(run.random.next(upperBound: UInt64(900))))  // a sum to show at the end

@@ -35,8 +35,10 @@ public enum StaleResultsLab: LabScenario {
         let controller = variant.make(ListAppEnvironment(screen: screen, adder: SlowAdder(), initialNumbers: list))
         var sums = [list.reduce(0, +)]  // the total of each list the user had, oldest first
 
+        var stepsAtLastChange = 0
         func userChanged(_ what: String, _ change: (inout [Int]) -> Void, _ action: () -> Void) {
             change(&list)
+            stepsAtLastChange = SlowAdder.stepsTaken
             sums.append(list.reduce(0, +))
             run.user(what, action)
         }
@@ -65,7 +67,7 @@ public enum StaleResultsLab: LabScenario {
         }
 
         func lateResult() {
-            run.settle(timeout: 1, until: { watch() && !screen.recalculating.isOn() })
+            run.settle(until: watch)
             let stepsBefore = SlowAdder.stepsTaken
             let number = Int(run.random.next(upperBound: UInt64(20)))
             // The sum about to start takes one step per number; the thread that takes its last
@@ -131,18 +133,15 @@ public enum StaleResultsLab: LabScenario {
             lateResult()
         }
 
-        // Quiet means the newest total is up, not merely that the spinner is off: a fix that
+        // Quiet: every sum has ended and every total that was on its way has landed (a fix that
         // runs the sums one after another may show each older total first, in order, while the
-        // newest is still queued (on a loaded machine, for a while). One that never gets there
-        // within a second is caught below.
-        let current = String(list.reduce(0, +))
-        if !run.settle(timeout: 1, until: { watch() && !screen.recalculating.isOn() && screen.total.text() == current }) {
-            run.settle(timeout: 1, until: { watch() && !screen.recalculating.isOn() })
-        }
+        // newest is still queued; on a loaded machine, for a while).
+        run.settle(until: watch)
         let shown = screen.total.text()
         run.expect(shown == String(list.reduce(0, +)),
                    "once quiet, the total shows \(shown) but the current list sums to \(list.reduce(0, +))")
         SlowWork.expectOffMain("step(s) of a sum", in: run)
+        SlowWork.expectAdded(list.count, since: stepsAtLastChange, in: run)
         withExtendedLifetime(controller) {}
     }
 }

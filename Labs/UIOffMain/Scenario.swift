@@ -40,15 +40,17 @@ public enum UIOffMainLab: LabScenario {
         let additions = run.mode == .scripted ? [5] : (0..<3).map { _ in Int(run.random.next(upperBound: UInt64(10))) }
         let impatient = run.mode == .stress && run.random.next(upperBound: UInt64(3)) == 0
         var totals: Set<String> = [String(list.reduce(0, +))]
+        var stepsAtLastChange = 0
         for (index, number) in additions.enumerated() {
             // The impatient user's second addition comes before the main thread had a turn to
             // run anything queued for it (so nothing the worker sent it orders the two).
             if !(impatient && index == 1) { run.randomPause(upTo: 3) }
             list.append(number)
+            stepsAtLastChange = SlowAdder.stepsTaken
             totals.insert(String(list.reduce(0, +)))
             SlowWork.expectNoWait(showingIn: screen.total, in: run) { run.user("adds \(number)") { controller.add(number) } }
             if impatient && index == 0 { continue }
-            run.waitUntil(timeout: 5) { !screen.recalculating.isOn() }
+            run.waitUntilDoneOrQuiet { !screen.recalculating.isOn() }
         }
         run.settle(until: { !screen.recalculating.isOn() })
         let shown = screen.total.text()
@@ -59,6 +61,7 @@ public enum UIOffMainLab: LabScenario {
                        "once quiet, the total shows \(shown) but the list sums to \(list.reduce(0, +))")
         }
         SlowWork.expectOffMain("step(s) of a sum", in: run)
+        SlowWork.expectAdded(list.count, since: stepsAtLastChange, in: run)
         withExtendedLifetime(controller) {}
     }
 }

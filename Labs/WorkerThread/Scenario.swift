@@ -226,8 +226,12 @@ public enum WorkerThreadLab: LabScenario {
             run.user("starts the worker", worker.start)
             sendJob()
         }
+        // Lost: the app went quiet without running it, or the worker's loop went round idle
+        // twice after it was sent (a loop that polls never goes quiet).
         var lost = 0
-        if !run.waitUntil(timeout: 0.5, { jobsRun() >= 1 }) {
+        let idleBefore = Checkpoint.hits("worker.idle-wakeup")
+        run.waitUntilDoneOrQuiet { jobsRun() >= 1 || Checkpoint.hits("worker.idle-wakeup") - idleBefore >= 2 }
+        if jobsRun() < 1 {
             lost = 1
             run.fail("the job sent right after start() returned never ran: it was lost")
         }
@@ -269,8 +273,9 @@ public enum WorkerThreadLab: LabScenario {
         run.expect(notRun <= 0, "stop() returned with \(notRun) job(s) sent before it still not run")
         cleaningUp.whilePaused(maxWait: 0.5) {}  // let a clean-up that stop() did not wait for go on
 
-        // 4. After stop() returned, the worker is gone: nothing of it may happen any more.
-        run.spin(for: run.mode == .scripted ? 0.03 : 0.002)
+        // 4. After stop() returned, the worker is gone: nothing of it may happen any more, up to
+        // the moment the app is quiet (a thread stop() did not wait for has then done its all).
+        run.settle()
         let afterStop = Checkpoint.hits("worker.after-stop")
         run.expect(afterStop == 0, "the worker thread was still at work after stop() returned (\(afterStop) job(s), wake-up(s), clean-up or its own end): stop() must wait until the thread has ended (join it)")
 

@@ -34,6 +34,7 @@ static int64_t arm_generation;
 static int armed_any;
 static int64_t any_hits;
 static int64_t any_limit_ns;
+static int any_released_by_story;  // 0: a timed hold the story goes on beside (it ends by itself)
 // Hits off the main thread since the iteration began (exploration counts with it).
 static int64_t worker_hits;
 
@@ -141,6 +142,7 @@ RL_INVISIBLE static void jitter(const char *name, int64_t hit, int is_main_threa
 RL_INVISIBLE void rl_checkpoint_reset(void) {
     STORE(&arm_state, 3);  // free anyone still paused from the last iteration
     ADD(&arm_generation, 1);
+    rl_quiet_unpause_all();
     for (int i = 0; i < RL_MAX_NAMES; i++) STORE(&names[i].hits, 0);
     STORE(&last_activity_ns, 0);
     STORE(&armed_name, (const char *)NULL);
@@ -182,10 +184,15 @@ RL_INVISIBLE int64_t rl_checkpoint_hit(const char *name, int is_main_thread, int
             int64_t any_limit = LOAD(&any_limit_ns);
             int64_t limit = LOAD(&armed_any) && pause_limit_ns > any_limit ? any_limit : pause_limit_ns;
             int64_t deadline = now + limit;
+            // A pause the story releases waits for the story: the rest of the lab may be quiet
+            // meanwhile. A timed hold ends by itself, and its thread then goes on: busy.
+            int waits_for_story = !LOAD(&armed_any) || LOAD(&any_released_by_story);
+            if (waits_for_story) rl_quiet_paused(1);
             while (LOAD(&arm_state) == 2 && LOAD(&arm_generation) == generation &&
                    rl_monotonic_ns() < deadline) {
                 nanosleep(&nap, NULL);
             }
+            if (waits_for_story) rl_quiet_paused(0);
             rl_trace_note(RL_TRACE_PAUSE, "goes on", hit);
         }
     }
@@ -200,7 +207,8 @@ RL_INVISIBLE void rl_checkpoint_arm(const char *name, int64_t hit) {
     STORE(&arm_state, 1);
 }
 
-RL_INVISIBLE void rl_checkpoint_arm_any(int64_t hit, int64_t limit_ns) {
+RL_INVISIBLE void rl_checkpoint_arm_any(int64_t hit, int64_t limit_ns, int story_releases) {
+    STORE(&any_released_by_story, story_releases);
     STORE(&any_hits, 0);
     STORE(&any_limit_ns, limit_ns);
     STORE(&armed_name, (const char *)NULL);
@@ -216,6 +224,7 @@ RL_INVISIBLE int rl_checkpoint_armed_reached(void) { return LOAD(&arm_state) == 
 RL_INVISIBLE void rl_checkpoint_release(void) {
     STORE(&arm_state, 3);
     ADD(&arm_generation, 1);
+    rl_quiet_unpause_all();
 }
 
 RL_INVISIBLE int64_t rl_checkpoint_activity(void) { return LOAD(&activity); }

@@ -90,11 +90,11 @@ RL_INVISIBLE static void raw_sleep_us(int64_t us) {
 // catch: TSan, entering a blocking call (a lock), handles pending signals in a loop until none
 // is left, so a signal sent from the handler is handled again at the same point, forever. The
 // handler knows such a repeat by where it was called from and leaves the next signal for later
-// (hold_nudge): pthread_mutex_lock sends it once the lock is taken (HoldInterceptors.c), and
+// (hold_nudge): pthread_mutex_lock sends it once the lock is taken (LabCallInterposers.c), and
 // for any other blocking call the asker sends it, 50 us on (the call blocked, or is unknown).
 // A hold at the hand-over (rl_hold_arm_at_hand_over) counts nothing: the target is held as it
 // sends work to the main queue, and a thread it starts, or a block it sends to another queue,
-// first takes the hold over (HoldInterceptors.c).
+// first takes the hold over (LabCallInterposers.c).
 enum { RL_HOLD_IDLE = 0, RL_HOLD_ASKED = 1, RL_HOLD_HOLDING = 2 };
 static int64_t hold_target;
 static int hold_state;
@@ -194,6 +194,7 @@ RL_INVISIBLE static int hold_now(void) {
     if (!__atomic_compare_exchange_n(&hold_state, &asked, RL_HOLD_HOLDING, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return 0;
     int64_t asker = LOAD(&hold_asker);
     int64_t until = now_ns() + LOAD(&hold_max_ns);
+    rl_quiet_held(1);  // held: busy, though it waits on a futex
     rl_blocked_watch asker_waits = {0};
     for (int64_t left = until - now_ns(); LOAD(&hold_state) == RL_HOLD_HOLDING && left > 0; left = until - now_ns()) {
         // A self-hold looks at its asker every 200 us: blocked twice running, it most likely
@@ -207,6 +208,7 @@ RL_INVISIBLE static int hold_now(void) {
     // for the next one (its signal waits until this handler returns).
     int holding = RL_HOLD_HOLDING;
     __atomic_compare_exchange_n(&hold_state, &holding, RL_HOLD_IDLE, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+    rl_quiet_held(0);
     return 1;
 }
 
@@ -236,6 +238,7 @@ RL_INVISIBLE static int64_t thread_cpu_ns(int64_t tid) {
 
 RL_INVISIBLE static void *send_signals(void *unused) {
     (void)unused;
+    rl_quiet_ignore_this_thread();  // the harness's own: never the lab's work
     pid_t pid = getpid();
     // Sleep as briefly as asked (the default slack adds some 50 us to every sleep).
     prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);

@@ -1,69 +1,72 @@
 import LabKit
 
+// The exercise modules are the students': only their factory is imported from each (a scoped
+// import), so nothing else an exercise declares can stand in for a name used here.
+
 import AsyncOperation
-import AsyncOperationExercises
+import func AsyncOperationExercises.makeAsyncOperationExercise
 import AtomicProperty
-import AtomicPropertyExercises
+import func AtomicPropertyExercises.makeAtomicPropertyExercise
 import Cancellation
-import CancellationExercises
+import func CancellationExercises.makeCancellationExercise
 import CheckThenAct
-import CheckThenActExercises
+import func CheckThenActExercises.makeCheckThenActExercise
 import CompletionUI
-import CompletionUIExercises
+import func CompletionUIExercises.makeCompletionUIExercise
 import ConcurrentPerform
-import ConcurrentPerformExercises
+import func ConcurrentPerformExercises.makeConcurrentPerformExercise
 import Deadlock
-import DeadlockExercises
+import func DeadlockExercises.makeDeadlockExercise
 import ListAdder
-import ListAdderExercises
+import func ListAdderExercises.makeListAdderExercise
 import Mandelbrot
-import MandelbrotExercises
+import func MandelbrotExercises.makeMandelbrotExercise
 import OffMainDealloc
-import OffMainDeallocExercises
+import func OffMainDeallocExercises.makeOffMainDeallocExercise
 import OnceOnlyInit
-import OnceOnlyInitExercises
+import func OnceOnlyInitExercises.makeOnceOnlyInitExercise
 import PhotoPipeline
-import PhotoPipelineExercises
+import func PhotoPipelineExercises.makePhotoPipelineExercise
 import PriorityInversion
-import PriorityInversionExercises
+import func PriorityInversionExercises.makePriorityInversionExercise
 import PropertyStrategies
-import PropertyStrategiesExercises
+import func PropertyStrategiesExercises.makePropertyStrategiesExercise
 import ReaderWriter
-import ReaderWriterExercises
+import func ReaderWriterExercises.makeReaderWriterExercise
 import StaleResults
-import StaleResultsExercises
+import func StaleResultsExercises.makeStaleResultsExercise
 import TooManyThreads
-import TooManyThreadsExercises
+import func TooManyThreadsExercises.makeTooManyThreadsExercise
 import UIOffMain
-import UIOffMainExercises
+import func UIOffMainExercises.makeUIOffMainExercise
 import WorkerThread
-import WorkerThreadExercises
+import func WorkerThreadExercises.makeWorkerThreadExercise
 import WrongQueue
-import WrongQueueExercises
+import func WrongQueueExercises.makeWrongQueueExercise
 
 /// Every lab this build knows, with the student's exercise. Adding a lab: copy a lab folder
 /// (Package.swift makes its modules), rename its types, then import its two modules above and
 /// add one line here (and its reference fixes, one line in SolutionCatalog.swift).
 /// The order is the learning path (README, "The labs"): the order of `racelab list` and `make run`.
-public let labCatalog = PlayableLabRegistry([
-    PlayableLab(ListAdderLab.self, exercise: makeListAdderExercise),
-    PlayableLab(UIOffMainLab.self, exercise: makeUIOffMainExercise),
-    PlayableLab(StaleResultsLab.self, exercise: makeStaleResultsExercise),
-    PlayableLab(CancellationLab.self, exercise: makeCancellationExercise),
-    PlayableLab(OffMainDeallocLab.self, exercise: makeOffMainDeallocExercise),
-    PlayableLab(CheckThenActLab.self, exercise: makeCheckThenActExercise),
-    PlayableLab(AtomicPropertyLab.self, exercise: makeAtomicPropertyExercise),
-    PlayableLab(ConcurrentPerformLab.self, exercise: makeConcurrentPerformExercise),
-    PlayableLab(OnceOnlyInitLab.self, exercise: makeOnceOnlyInitExercise),
-    PlayableLab(ReaderWriterLab.self, exercise: makeReaderWriterExercise),
-    PlayableLab(DeadlockLab.self, exercise: makeDeadlockExercise),
-    PlayableLab(WrongQueueLab.self, exercise: makeWrongQueueExercise),
-    PlayableLab(WorkerThreadLab.self, exercise: makeWorkerThreadExercise),
-    PlayableLab(TooManyThreadsLab.self, exercise: makeTooManyThreadsExercise),
-    PlayableLab(AsyncOperationLab.self, exercise: makeAsyncOperationExercise),
-    PlayableLab(CompletionUILab.self, exercise: makeCompletionUIExercise),
-    PlayableLab(PriorityInversionLab.self, exercise: makePriorityInversionExercise),
-    PlayableLab(PropertyStrategiesLab.self, exercise: makePropertyStrategiesExercise),
-    PlayableLab(PhotoPipelineLab.self, exercise: makePhotoPipelineExercise),
-    PlayableLab(MandelbrotLab.self, exercise: makeMandelbrotExercise),
-], viewReleaseTaughtBy: OffMainDeallocLab.info.id)  // from that lab on, exercises keep views' release on main
+public let labCatalog = LabKit.PlayableLabRegistry([
+    LabKit.PlayableLab(ListAdder.ListAdderLab.self, exercise: ListAdderExercises.makeListAdderExercise),
+    LabKit.PlayableLab(UIOffMain.UIOffMainLab.self, exercise: UIOffMainExercises.makeUIOffMainExercise),
+    LabKit.PlayableLab(StaleResults.StaleResultsLab.self, exercise: StaleResultsExercises.makeStaleResultsExercise),
+    LabKit.PlayableLab(Cancellation.CancellationLab.self, exercise: CancellationExercises.makeCancellationExercise),
+    LabKit.PlayableLab(OffMainDealloc.OffMainDeallocLab.self, exercise: OffMainDeallocExercises.makeOffMainDeallocExercise),
+    LabKit.PlayableLab(CheckThenAct.CheckThenActLab.self, exercise: CheckThenActExercises.makeCheckThenActExercise),
+    LabKit.PlayableLab(AtomicProperty.AtomicPropertyLab.self, exercise: AtomicPropertyExercises.makeAtomicPropertyExercise),
+    LabKit.PlayableLab(ConcurrentPerform.ConcurrentPerformLab.self, exercise: ConcurrentPerformExercises.makeConcurrentPerformExercise),
+    LabKit.PlayableLab(OnceOnlyInit.OnceOnlyInitLab.self, exercise: OnceOnlyInitExercises.makeOnceOnlyInitExercise),
+    LabKit.PlayableLab(ReaderWriter.ReaderWriterLab.self, exercise: ReaderWriterExercises.makeReaderWriterExercise),
+    LabKit.PlayableLab(Deadlock.DeadlockLab.self, exercise: DeadlockExercises.makeDeadlockExercise),
+    LabKit.PlayableLab(WrongQueue.WrongQueueLab.self, exercise: WrongQueueExercises.makeWrongQueueExercise),
+    LabKit.PlayableLab(WorkerThread.WorkerThreadLab.self, exercise: WorkerThreadExercises.makeWorkerThreadExercise),
+    LabKit.PlayableLab(TooManyThreads.TooManyThreadsLab.self, exercise: TooManyThreadsExercises.makeTooManyThreadsExercise),
+    LabKit.PlayableLab(AsyncOperation.AsyncOperationLab.self, exercise: AsyncOperationExercises.makeAsyncOperationExercise),
+    LabKit.PlayableLab(CompletionUI.CompletionUILab.self, exercise: CompletionUIExercises.makeCompletionUIExercise),
+    LabKit.PlayableLab(PriorityInversion.PriorityInversionLab.self, exercise: PriorityInversionExercises.makePriorityInversionExercise),
+    LabKit.PlayableLab(PropertyStrategies.PropertyStrategiesLab.self, exercise: PropertyStrategiesExercises.makePropertyStrategiesExercise),
+    LabKit.PlayableLab(PhotoPipeline.PhotoPipelineLab.self, exercise: PhotoPipelineExercises.makePhotoPipelineExercise),
+    LabKit.PlayableLab(Mandelbrot.MandelbrotLab.self, exercise: MandelbrotExercises.makeMandelbrotExercise),
+], viewReleaseTaughtBy: OffMainDealloc.OffMainDeallocLab.info.id)  // from that lab on, exercises keep views' release on main

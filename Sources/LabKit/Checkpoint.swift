@@ -46,7 +46,9 @@ public enum Checkpoint {
 
     /// Exploration: the `hit`-th arrival at any checkpoint off the main thread, from now, pauses
     /// for at most `limit` seconds (unless released sooner).
-    static func armAny(hit: Int, limit: Double) { rl_checkpoint_arm_any(Int64(hit), Int64(limit * 1e9)) }
+    static func armAny(hit: Int, limit: Double, storyReleases: Bool) {
+        rl_checkpoint_arm_any(Int64(hit), Int64(limit * 1e9), storyReleases ? 1 : 0)
+    }
 
     /// Arrivals at any checkpoint off the main thread since the iteration began.
     static var workerHits: Int { Int(rl_checkpoint_worker_hits()) }

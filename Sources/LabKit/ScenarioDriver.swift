@@ -134,6 +134,7 @@ public enum ScenarioDriver {
         precondition(Thread.isMainThread, "scenarios drive the UI: run them on the main thread")
         var outcome = ScenarioOutcome()
         outcome.tsanEnabled = rl_tsan_enabled() != 0
+        rl_quiet_begin_story()
         let start = Date()
         let reportsAtStart = rl_tsan_report_count()
         var noteCounts: [String: Int] = [:]
@@ -166,7 +167,7 @@ public enum ScenarioDriver {
             Checkpoint.setJitter(seed: seed, maxMicroseconds: stress ? stressJitterMicroseconds : 0)
             Checkpoint.setHolds(permille: stress ? stressHoldPermille : 0, maxMicroseconds: stressHoldMicroseconds)
             let run = ScenarioRun(mode: plan.mode, iteration: iteration, seed: seed, exploration: exploration, onFailure: onFailure)
-            if let point, point.pause == 0 { Checkpoint.armAny(hit: point.hit, limit: ExplorationPoint.timedHold) }
+            if let point, point.pause == 0 { Checkpoint.armAny(hit: point.hit, limit: ExplorationPoint.timedHold, storyReleases: false) }
             ScreenLifetimes.shared.beginIteration(Int64(iteration))
             lab.play(variant: plan.variant, in: run)
             Checkpoint.setJitter(seed: 0, maxMicroseconds: 0)

@@ -100,7 +100,7 @@ public final class ScenarioRun {
         pauseCalls += 1
         if case .survey = exploration { workerHitsAtPause.append(Checkpoint.workerHits) }
         if case .point(let point) = exploration, point.pause == pauseCalls {
-            Checkpoint.armAny(hit: point.hit, limit: 1)
+            Checkpoint.armAny(hit: point.hit, limit: 1, storyReleases: true)
             return ScriptedPause(run: self, checkpoint: "arrival \(point.hit) off the main thread after pause \(point.pause)",
                                  hit: point.hit, maxWait: 1)
         }
@@ -143,21 +143,55 @@ public final class ScenarioRun {
         return true
     }
 
-    /// Wait until the lab is quiet: `condition` holds and no checkpoint was hit for `idle`
-    /// seconds (default: 50 ms scripted, 10 ms stress). False if `timeout` passed first.
+    /// Wait until the lab has gone quiet; then whether `condition` holds (quiet, it can no longer
+    /// come true by itself). Quiet: no work waits for the main queue or a delay, and every thread
+    /// the lab started (a pool thread while it runs a block; one paused at a scripted checkpoint
+    /// aside) has ended or waits, with no time limit, for something only the lab can give it
+    /// (`LabQuiet`: the kernel is asked, never a clock, so a busy machine makes quiet come later,
+    /// never sooner). Two looks a run-loop turn apart must agree: work delivered to the main
+    /// thread in between may start more. False, with a note, when `timeout` passed first: a cap
+    /// for a lab that never settles (a thread that spins or polls for ever), far above any
+    /// honest wait. `condition` is asked at every look (a scenario may record what the screen
+    /// shows on the way).
     @discardableResult
-    public func settle(idle: Double? = nil, timeout: Double = 10, until condition: () -> Bool = { true }) -> Bool {
-        let idle = idle ?? (mode == .scripted ? 0.05 : 0.01)
-        var quietSince: Date?
-        let settled = waitUntil(timeout: timeout) {
-            let quietNow = condition() && (Checkpoint.secondsSinceLastHit ?? .infinity) >= idle
-            guard quietNow else { quietSince = nil; return false }
-            let since = quietSince ?? Date()
-            quietSince = since
-            return Date().timeIntervalSince(since) >= idle
+    public func settle(timeout: Double = 30, until condition: () -> Bool = { true }) -> Bool {
+        var quietLooks = 0
+        var holds = false
+        let quiet = waitUntil(timeout: timeout) {
+            holds = condition()
+            quietLooks = LabQuiet.now ? quietLooks + 1 : 0
+            return quietLooks >= 2
         }
-        if !settled { note("the scenario did not settle within \(timeout)s") }
-        return settled
+        if !quiet { note("the app did not go quiet within \(timeout)s: \(LabQuiet.busyNow)") }
+        return quiet && holds
+    }
+
+    /// Wait until `condition` holds or the lab has gone quiet (then the condition can no longer
+    /// come true by itself); true when the condition holds. For a story that waits for a result
+    /// a wrong fix may never produce.
+    @discardableResult
+    public func waitUntilDoneOrQuiet(timeout: Double = 30, _ condition: () -> Bool) -> Bool {
+        var quietLooks = 0
+        waitUntil(timeout: timeout) {
+            if condition() { return true }
+            quietLooks = LabQuiet.now ? quietLooks + 1 : 0
+            return quietLooks >= 2
+        }
+        return condition()
+    }
+
+    /// `waitUntilDoneOrQuiet` without turning the main run loop: for a screen that blocks while it
+    /// waits (so nothing it would run in between can order what it reads next).
+    @discardableResult
+    public func busyWaitUntilDoneOrQuiet(timeout: Double = 30, _ condition: () -> Bool) -> Bool {
+        var quietLooks = 0
+        busyWait(timeout: timeout) {
+            if condition() { return true }
+            quietLooks = LabQuiet.now ? quietLooks + 1 : 0
+            if quietLooks == 0 { usleep(50) }
+            return quietLooks >= 2
+        }
+        return condition()
     }
 }
 
@@ -166,10 +200,9 @@ public struct ScriptedPause {
     let run: ScenarioRun
     let checkpoint: String
     let hit: Int
-    /// An explored pause waits at most this long for its arrival (it may never come).
+    /// An explored pause waits at most this long for its arrival (it may never come), and stops
+    /// waiting sooner once the lab is quiet (then nothing is left that could arrive).
     var maxWait: Double? = nil
-    /// ...and stops waiting sooner once the lab has been quiet (no checkpoint hit) this long.
-    static let exploredQuiet = 0.2
 
     /// Scripted mode: wait until a thread is held at the checkpoint, run `action` on the main
     /// thread meanwhile, then let the thread go on: the bad interleaving, every time.
@@ -182,15 +215,15 @@ public struct ScriptedPause {
         }
         defer { Checkpoint.release() }
         let wait = min(maxWait, self.maxWait ?? maxWait)
-        let started = Date()
         let explored = self.maxWait != nil
+        var quietLooks = 0
         if !run.waitUntil(timeout: wait, {
             if Checkpoint.armedReached { return true }
-            // An explored arrival may never come (a fix that takes another path): once no lab
-            // thread has hit a checkpoint for a while, waiting longer would only cost time.
+            // An explored arrival may never come (a fix that takes another path): once the lab is
+            // quiet, nothing is left that could arrive.
             guard explored else { return false }
-            let quiet = Self.exploredQuiet
-            return Date().timeIntervalSince(started) >= quiet && (Checkpoint.secondsSinceLastHit ?? .infinity) >= quiet
+            quietLooks = LabQuiet.now ? quietLooks + 1 : 0
+            return quietLooks >= 2
         }) {
             if self.maxWait == nil {
                 run.note("checkpoint \(checkpoint) #\(hit) was not reached within \(wait)s; acted anyway")

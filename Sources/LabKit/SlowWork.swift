@@ -25,4 +25,12 @@ import Foundation
         action()
         run.expect(result.textsShown.count == before, "the main thread waited for the work: the result was on screen before the user's action returned, so the screen froze meanwhile (start the work, return, show the result when it is done)")
     }
+
+    /// Fails the run unless the list's numbers were added one by one with the app's adder since
+    /// `stepsBefore` (`SlowAdder.stepsTaken` at the last change): the total on screen must come
+    /// from the slow work the lab is about, not from a shortcut around it.
+    public static func expectAdded(_ count: Int, since stepsBefore: Int, in run: ScenarioRun) {
+        let steps = SlowAdder.stepsTaken - stepsBefore
+        run.expect(steps >= count, "the current list has \(count) number(s), but only \(steps) were added with the app's adder (SlowAdder) since the last change: the total must be worked out by that slow work, in the background")
+    }
 }

@@ -42,8 +42,10 @@ public struct ChildBuilder: Sendable {
     }
 
     public func build(onTick: (Double) -> Void = { _ in }) -> Result {
-        let tool = ToolProcess(executable: URL(fileURLWithPath: "/usr/bin/env"), arguments: arguments, directory: tree,
+        var tool = ToolProcess(executable: URL(fileURLWithPath: "/usr/bin/env"), arguments: arguments, directory: tree,
                                timeout: timeout, outputLimit: 8 << 20)
+        // It compiles code a student wrote: if memory runs out, it goes first (before anyone's run).
+        tool.oomScoreAdjust = 1000
         let result = tool.run(tick: 0.2, onTick: onTick)
         return Result(status: result.status, timedOut: result.timedOut, log: result.output, seconds: result.seconds)
     }

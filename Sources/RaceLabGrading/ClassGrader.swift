@@ -30,6 +30,9 @@ public final class ClassGrader: @unchecked Sendable {
         public var keep = false
         public var swift = "swift"
         public var buildTimeout: Double = 1800
+        /// A student's build (only their exercises change): longer than this, and the exercises
+        /// they changed are refused as taking too long to compile (a type that grows without end).
+        public var studentBuildTimeout: Double = 600
         /// The largest exercise file read from a submission.
         public var maxExerciseBytes = 256 << 10
         /// The exercise checks (`ExercisePolicy`). Off only to test the harness's other defences
@@ -360,7 +363,24 @@ public final class ClassGrader: @unchecked Sendable {
         while true {
             attempts += 1
             guard write(exercises) else { return finish(.error, nil, "cannot write into the workspace \(tree.path)") }
-            let built = builder.build { onPhase("building \(ClassGrader.duration($0))") }
+            var studentBuilder = builder
+            studentBuilder.timeout = min(builder.timeout, settings.studentBuildTimeout)
+            let built = studentBuilder.build { onPhase("building \(ClassGrader.duration($0))") }
+            if built.timedOut {
+                guard attempts < 3 else {
+                    return finish(.error, nil, "the kit with this submission's exercises put back did not build within \(Int(studentBuilder.timeout)) s")
+                }
+                // Which file takes so long is not known: every exercise the student changed goes
+                // back to the kit's, and its lab scores 0 with the reason.
+                let reason = "the build did not finish within \(Int(studentBuilder.timeout)) s: code that takes that long to compile is refused"
+                for lab in registry.labs where preset[lab.id] == nil && studentWrote(lab, exercises) {
+                    for path in exercisePaths(of: lab) { exercises[path] = kitExercises[path] }
+                    if let variant = Grader.exercise(of: lab) {
+                        preset[lab.id] = grader.notGraded(lab, variant: variant, stress: plan(for: lab), status: .failed, reason: reason)
+                    }
+                }
+                continue
+            }
             var replaced = false
             if built.succeeded {
                 for lab in registry.labs where settings.exerciseChecks && preset[lab.id] == nil && studentWrote(lab, exercises) {

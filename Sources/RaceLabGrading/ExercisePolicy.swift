@@ -12,6 +12,15 @@ public struct PolicyViolation: Codable, Sendable, Equatable, CustomStringConvert
     public let construct: String
     public let why: String
 
+    /// `construct` is cut to 200 characters: what an exercise names can be as long as it likes.
+    public init(rule: String, file: String, line: Int?, construct: String, why: String) {
+        self.rule = rule
+        self.file = file
+        self.line = line
+        self.construct = construct.count > 200 ? String(construct.prefix(200)) + "…" : construct
+        self.why = why
+    }
+
     public var description: String {
         "\(file)\(line.map { ":\($0)" } ?? ""): \(construct): \(why)"
     }
@@ -71,38 +80,41 @@ public enum ExercisePolicy {
         // Declaring or replacing symbols, and code that runs before main.
         ExerciseRule("silgen-name", .source, construct: "@_silgen_name",
                      why: "it binds Swift code to any symbol name, which is how harness and ThreadSanitizer functions are called or replaced",
-                     example: "@_silgen_name(\"rl_checkpoint_release\") func release()", pattern: #"(@_silgen_name)\b"#),
+                     example: "@_silgen_name(\"rl_checkpoint_release\") func release()", pattern: #"(@\s*_silgen_name)\b"#),
         ExerciseRule("cdecl", .source, construct: "@_cdecl",
                      why: "it exports a C symbol, for example a ThreadSanitizer hook such as __tsan_default_options",
-                     example: "@_cdecl(\"__tsan_default_options\") func options() {}", pattern: #"(@_cdecl)\b"#),
+                     example: "@_cdecl(\"__tsan_default_options\") func options() {}", pattern: #"(@\s*_cdecl)\b"#),
         ExerciseRule("extern", .source, construct: "@_extern",
                      why: "it declares a foreign function to call by name",
-                     example: "@_extern(c, \"dup2\") func dup2(_ a: Int32, _ b: Int32) -> Int32", pattern: #"(@_extern)\b"#),
+                     example: "@_extern(c, \"dup2\") func dup2(_ a: Int32, _ b: Int32) -> Int32", pattern: #"(@\s*_extern)\b"#),
         ExerciseRule("section", .source, construct: "@_section",
                      why: "it puts data in a linker section of your choice; in .init_array that is code that runs before main, before the harness",
-                     example: "@_section(\".init_array\") let early: @convention(c) () -> Void = {}", pattern: #"(@_section)\b"#),
+                     example: "@_section(\".init_array\") let early: @convention(c) () -> Void = {}", pattern: #"(@\s*_section)\b"#),
         ExerciseRule("used", .source, construct: "@_used",
                      why: "it keeps a symbol the program never uses; with @_section it makes a load-time hook",
-                     example: "@_used let keep = 1", pattern: #"(@_used)\b"#),
+                     example: "@_used let keep = 1", pattern: #"(@\s*_used)\b"#),
         ExerciseRule("spi", .source, construct: "@_spi",
                      why: "it opens LabKit's scenario-only part (checkpoints, the deallocation log), which an exercise must not steer",
-                     example: "@_spi(LabAuthoring) import LabKit", pattern: #"(@_spi)\b"#),
+                     example: "@_spi(LabAuthoring) import LabKit", pattern: #"(@\s*_spi)\b"#),
         ExerciseRule("dynamic-replacement", .source, construct: "@_dynamicReplacement",
                      why: "it swaps a function of another module for yours while the program runs",
-                     example: "@_dynamicReplacement(for: add(_:)) func myAdd(_ n: Int) {}", pattern: #"(@_dynamicReplacement)\b"#),
+                     example: "@_dynamicReplacement(for: add(_:)) func myAdd(_ n: Int) {}", pattern: #"(@\s*_dynamicReplacement)\b"#),
         ExerciseRule("underscored-attribute", .source, construct: "an underscored attribute",
                      why: "attributes starting with @_ are compiler internals; no fix needs one",
                      example: "@_optimize(none) func slow() {}",
-                     pattern: #"(@_(?!silgen_name\b|cdecl\b|extern\b|section\b|used\b|spi\b|dynamicReplacement\b)\w+)"#),
+                     pattern: #"(@\s*_(?!silgen_name\b|cdecl\b|extern\b|section\b|used\b|spi\b|dynamicReplacement\b)\w+)"#),
         ExerciseRule("inline-never", .source, construct: "@inline(never)",
                      why: "it keeps a function out of line so its symbol can be aimed at; no fix needs it",
-                     example: "@inline(never) func hook() {}", pattern: #"(@inline\s*\(\s*never\s*\))"#),
+                     example: "@inline(never) func hook() {}", pattern: #"(@\s*inline\s*\(\s*never\s*\))"#),
         ExerciseRule("convention-c", .source, construct: "@convention(c)",
                      why: "a raw C function pointer is how code is called by address or hooked into a section; no fix needs one",
-                     example: "let f: @convention(c) () -> Void = {}", pattern: #"(@convention\s*\(\s*c\s*\))"#),
+                     example: "let f: @convention(c) () -> Void = {}", pattern: #"(@\s*convention\s*\(\s*c\s*\))"#),
         ExerciseRule("testable", .source, construct: "@testable import",
                      why: "it reaches another module's internal declarations, the harness's included",
-                     example: "@testable import LabKit", pattern: #"(@testable)\b"#),
+                     example: "@testable import LabKit", pattern: #"(@\s*testable)\b"#),
+        ExerciseRule("exported-name", .source, construct: "a public, open or package declaration other than the factory",
+                     why: "an exercise exports one name, its factory (public func make<Lab>Exercise); anything else made public could stand in for a name of the harness's, such as a lab's own type",
+                     example: "public let ListAdderLab = 1"),
         ExerciseRule("import", .source, construct: "import",
                      why: "an exercise may import only Foundation, Dispatch, Synchronization, LabKit and its own lab's module"),
         ExerciseRule("source-location", .source, construct: "#sourceLocation",
@@ -149,7 +161,7 @@ public enum ExercisePolicy {
         ExerciseRule("memory-safety", .source, construct: "unsafe code",
                      why: "an exercise is memory-safe Swift (the compiler checks it too): no pointers, raw memory or `unsafe`. Share state with a lock (NSLock, Mutex), a queue (DispatchQueue, OperationQueue), an Atomic, or LabKit's ReadWriteLock and DispatchBackedOperationQueue",
                      example: "let raw = UnsafeMutableRawPointer.allocate(byteCount: 8, alignment: 8)",
-                     pattern: #"((?<!nonisolated\()\bunsafe\b|@unsafe\b|@safe\b|\b(?:Unsafe\w*|withUnsafe\w*|unsafeBitCast|unsafeDowncast|OpaquePointer|Unmanaged|AutoreleasingUnsafeMutablePointer)\b)"#),
+                     pattern: #"((?<!nonisolated\()\bunsafe\b|@\s*unsafe\b|@\s*safe\b|\b(?:Unsafe\w*|withUnsafe\w*|unsafeBitCast|unsafeDowncast|OpaquePointer|Unmanaged|AutoreleasingUnsafeMutablePointer)\b)"#),
 
         // Binary checks, on the compiled exercise.
         ExerciseRule("foreign-definition", .binary, construct: "a symbol that is not Swift code of the exercise",
@@ -169,23 +181,62 @@ public enum ExercisePolicy {
     // MARK: Source
 
     /// Every violation in one exercise file. `labModule`: the lab's own module (importable).
+    /// Each rule reads the code as a whole, not line by line: an attribute may be split from its
+    /// `@` by spaces, a line break or a comment, and is still that attribute.
     public static func check(source: String, file: String, labModule: String) -> [PolicyViolation] {
         let code = SwiftSourceScanner.codeOnly(source)
         let lines = code.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        var found: [PolicyViolation] = []
-        for (index, line) in lines.enumerated() {
-            for rule in rules where rule.check == .source && !rule.pattern.isEmpty {
-                guard let expression = try? NSRegularExpression(pattern: rule.pattern) else { continue }
-                for match in expression.matches(in: line, range: NSRange(line.startIndex..., in: line)) {
-                    found.append(PolicyViolation(rule: rule.id, file: file, line: index + 1,
-                                                 construct: shown(match, in: line, rule: rule), why: rule.why))
-                }
+        var lineStarts: [Int] = []  // UTF-16 offset of each line's start
+        var offset = 0
+        for line in lines {
+            lineStarts.append(offset)
+            offset += line.utf16.count + 1
+        }
+        func lineNumber(at location: Int) -> Int {
+            var low = 0, high = lineStarts.count - 1
+            while low < high {
+                let middle = (low + high + 1) / 2
+                if lineStarts[middle] <= location { low = middle } else { high = middle - 1 }
             }
+            return low + 1
+        }
+        var found: [PolicyViolation] = []
+        for rule in rules where rule.check == .source && !rule.pattern.isEmpty {
+            guard let expression = try? NSRegularExpression(pattern: rule.pattern) else { continue }
+            for match in expression.matches(in: code, range: NSRange(code.startIndex..., in: code)) {
+                found.append(PolicyViolation(rule: rule.id, file: file, line: lineNumber(at: match.range.location),
+                                             construct: shown(match, in: code, rule: rule), why: rule.why))
+            }
+        }
+        for (index, line) in lines.enumerated() {
             if let module = importedModule(line), module != labModule, !allowedImports.contains(module) {
                 let rule = rule("import")
                 found.append(PolicyViolation(rule: rule.id, file: file, line: index + 1, construct: "import \(module)",
                                              why: rule.why.replacingOccurrences(of: "its own lab's module", with: "\(labModule) (its lab)")))
             }
+        }
+        found += exportedNames(in: code, labModule: labModule, file: file, lineNumber: lineNumber)
+        return found.sorted { ($0.line ?? 0, $0.rule) < ($1.line ?? 0, $1.rule) }
+    }
+
+    /// An exercise exports one name, its factory (`public func make<Lab>Exercise`); anything
+    /// else made public, open or package could stand in for a name of the harness's.
+    static func exportedNames(in code: String, labModule: String, file: String, lineNumber: (Int) -> Int) -> [PolicyViolation] {
+        // The word as a modifier: before a declaration (maybe after `(set)` and attributes).
+        let modifier = #"(?<![.\w])(public|open|package)(?:\s*\(\s*set\s*\))?\s+(?=(?:@\w+(?:\([^)]*\))?\s+)*"#
+            + #"(?:func|var|let|class|struct|enum|extension|protocol|actor|typealias|init|subscript|static|final|override|"#
+            + #"convenience|required|nonisolated|lazy|weak|unowned|mutating|dynamic|indirect|import|operator|macro|"#
+            + #"precedencegroup|distributed|consuming|borrowing|fileprivate|private|internal|public|open|package)\b)"#
+        guard let expression = try? NSRegularExpression(pattern: modifier) else { return [] }
+        let factory = try? NSRegularExpression(pattern: #"^public\s+func\s+make"# + NSRegularExpression.escapedPattern(for: labModule) + #"Exercise\s*\("#)
+        let rule = rule("exported-name")
+        var found: [PolicyViolation] = []
+        let text = code as NSString
+        for match in expression.matches(in: code, range: NSRange(location: 0, length: text.length)) {
+            let rest = text.substring(from: match.range.location)
+            if factory?.firstMatch(in: rest, range: NSRange(location: 0, length: min((rest as NSString).length, 200))) != nil { continue }
+            found.append(PolicyViolation(rule: rule.id, file: file, line: lineNumber(match.range.location),
+                                         construct: text.substring(with: match.range), why: rule.why))
         }
         return found
     }
@@ -199,11 +250,13 @@ public enum ExercisePolicy {
         return String(line[range])
     }
 
-    private static func shown(_ match: NSTextCheckingResult, in line: String, rule: ExerciseRule) -> String {
+    /// What a match found, its white space squeezed ("@ _silgen_name" shows as "@_silgen_name").
+    private static func shown(_ match: NSTextCheckingResult, in text: String, rule: ExerciseRule) -> String {
+        var shown = Range(match.range, in: text).map { String(text[$0]) } ?? rule.construct
         for group in 1..<max(match.numberOfRanges, 1) {
-            if let range = Range(match.range(at: group), in: line) { return String(line[range]).trimmingCharacters(in: .whitespaces) }
+            if let range = Range(match.range(at: group), in: text) { shown = String(text[range]); break }
         }
-        return Range(match.range, in: line).map { String(line[$0]) } ?? rule.construct
+        return shown.replacingOccurrences(of: #"@\s+"#, with: "@", options: .regularExpression).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// A compiler error of the strict memory-safety check ("Exercise.swift:12: error: expression
@@ -231,8 +284,6 @@ public enum ExercisePolicy {
         "__tsan_unaligned_read*", "__tsan_unaligned_write*", "__tsan_read_range", "__tsan_write_range",
         "__tsan_external_read", "__tsan_external_write", "__tsan_atomic*", "__tsan_memset", "__tsan_memcpy", "__tsan_memmove",
         "__tsan_vptr_read", "__tsan_vptr_update",
-        // Emitted by the compiler around deinit (the source rules refuse calling them by hand).
-        "__tsan_ignore_thread_begin", "__tsan_ignore_thread_end",
         // Memory, time, sleeping, randomness, mathematics.
         "memcpy", "memmove", "memset", "memcmp", "bzero", "strlen", "malloc", "calloc", "realloc", "free", "posix_memalign",
         "aligned_alloc", "malloc_usable_size", "usleep", "nanosleep", "sleep", "sched_yield", "clock_gettime", "gettimeofday",
@@ -258,9 +309,15 @@ public enum ExercisePolicy {
         var found: [PolicyViolation] = []
         func add(_ id: String, _ construct: String) {
             let rule = rule(id)
-            if !found.contains(where: { $0.rule == id && $0.construct == construct }) {
+            if found.count < maximumFindings, !found.contains(where: { $0.rule == id && $0.construct == construct }) {
                 found.append(PolicyViolation(rule: id, file: file, line: nil, construct: construct, why: rule.why))
             }
+        }
+        // An object no honest exercise comes near (a type that grows with every line): refused
+        // as such, rather than read for minutes.
+        guard object.symbols.count <= maximumSymbols else {
+            add("forbidden-api", "an object of \(object.symbols.count) symbols, too large to check (at most \(maximumSymbols))")
+            return found
         }
         // A Swift symbol of the exercise names its module, as its context ("ListAdderExercises.X")
         // or as the module of an extension ("(extension in ListAdderExercises):ListAdderLab.x").
@@ -301,7 +358,7 @@ public enum ExercisePolicy {
             for use in section.uses { callers[use.target, default: []].insert(use.function ?? section.name) }
         }
         for symbol in object.symbols where !symbol.isDefined {
-            if let only = allowedOnlyFrom[symbol.name], let from = callers[symbol.name], from.isSubset(of: only) { continue }
+            if let allowed = allowedOnlyFrom[symbol.name], let from = callers[symbol.name], from.allSatisfy(allowed) { continue }
             if symbol.name.hasPrefix("$s") {
                 guard symbol.name.utf8.count < 2_000 else { add("forbidden-api", "a Swift name too long to read"); continue }
                 let readable = SwiftDemangler.demangleFully(symbol.name)
@@ -315,17 +372,34 @@ public enum ExercisePolicy {
         return found
     }
 
+    /// Findings kept per object (the first; an exercise refused for one is refused for all).
+    static let maximumFindings = 20
+    /// Symbols an exercise object may have: the labs' own have a few hundred.
+    static let maximumSymbols = 5_000
+
     /// Weak symbols swiftc emits in any object besides Swift-mangled ones.
     static let weakCompilerPrefixes = [
         "symbolic ", "associated conformance ", "got.", "__swift_", "DW.ref.__gcc_personality_v0", "get_type_metadata ",
     ]
 
-    /// C functions allowed only when called from the toolchain's own inline code: Mutex and the
-    /// runtime's thread id read the thread id through `syscall` in SwiftShims' `_swift_stdlib_gettid`.
-    static let allowedOnlyFrom: [String: Set<String>] = ["syscall": ["_swift_stdlib_gettid"]]
+    /// C functions allowed only when called from the compiler's own code: Mutex and the runtime's
+    /// thread id read the thread id through `syscall` in SwiftShims' `_swift_stdlib_gettid`; the
+    /// compiler wraps each deinit (a Swift symbol ending in `fd`, or `fD` for the deallocating
+    /// one) in ThreadSanitizer's ignore
+    /// calls, which called from anywhere else would hide a race.
+    static let allowedOnlyFrom: [String: @Sendable (String) -> Bool] = [
+        "syscall": { $0 == "_swift_stdlib_gettid" },
+        "__tsan_ignore_thread_begin": isDeinit,
+        "__tsan_ignore_thread_end": isDeinit,
+    ]
+
+    /// A deinit as the compiler names it ("$s...Cfd", "$s...CfD").
+    static let isDeinit: @Sendable (String) -> Bool = { $0.hasPrefix("$s") && ($0.hasSuffix("fd") || $0.hasSuffix("fD")) }
 
     static func isAllowedC(_ name: String) -> Bool {
-        allowedCFunctions.contains { pattern in
+        // The runtime's key path entry points: a read or write through one is hidden from TSan.
+        if name.contains("KeyPath") { return false }
+        return allowedCFunctions.contains { pattern in
             pattern.hasSuffix("*") ? name.hasPrefix(pattern.dropLast()) : name == pattern
         }
     }

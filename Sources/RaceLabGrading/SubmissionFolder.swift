@@ -106,7 +106,9 @@ public enum SubmissionFolder {
             }
         }
         let url = root.appendingPathComponent(path)
-        let fd = open(url.path, O_RDONLY | O_NOFOLLOW)
+        // Non-blocking: a FIFO put in place of a file would otherwise hold the grader at open()
+        // for ever (it is refused just below, as it is not a regular file).
+        let fd = open(url.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ELOOP { throw RefusedError(description: "\(path) is a link; submissions must be plain folders") }
             return nil

@@ -12,6 +12,10 @@ public struct ChildRequest: Sendable {
     public var directory: URL?
     /// Kill the child when its progress (iteration, checkpoint hits) has not changed for this long.
     public var stallTimeout: Double
+    /// Kill the child when one iteration has lasted this long, progress or not: a story whose
+    /// threads keep reaching checkpoints while it never ends (its main thread blocked for good)
+    /// is a hang too. Far above any honest iteration, on any machine.
+    public var iterationTimeout: Double = 120
     /// After a crash marker shows on stderr, how long the child may take to die by itself.
     public var crashGrace: Double
     /// Bytes kept of each output stream; the rest is read and dropped.
@@ -72,6 +76,8 @@ public struct ChildOutcome: Sendable {
     public var leftoverProcesses = 0
     /// The channel was cut (longer than the output limit): its lines cannot be trusted whole.
     public var channelTruncated = false
+    /// Why the watchdog killed a child that was still making progress (`.killedAfterStall`).
+    public var stallReason: String?
     /// Catalogs on the channel (`racelab-child catalog`).
     public var catalogs: [LabRegistry] = []
     /// What a probe found (`racelab-child probe`).
@@ -135,6 +141,8 @@ public enum ChildRunner {
         var killedFor: ChildOutcome.Ending?
         var status: Int32 = 0
         var stall = StallWatch(timeout: request.stallTimeout)
+        var iterationWatch = StallWatch(timeout: request.iterationTimeout)
+        var stallReason: String?
         var crashSeenAt: Date?
         var tracked: Set<ProcessTree.Entry> = []
         var lastScan = Date.distantPast
@@ -149,10 +157,14 @@ public enum ChildRunner {
                 tracked.formUnion(ProcessTree.descendants(of: pid, in: ProcessTree.snapshot()))
             }
             let stalled = stall.stalled(signature: channel.latestProgressLine.map(Self.progressSignature), now: now)
+            let latest = channel.latestProgressLine.map(Self.iterationSignature)
+            if iterationWatch.stalled(signature: latest, now: now) {
+                stallReason = "iteration \(latest ?? "?") went on for \(Int(request.iterationTimeout)) s without ending: the story never finished"
+            }
             if crashSeenAt == nil, stderr.sawCrashMarker { crashSeenAt = now }
             if let crashSeenAt, now.timeIntervalSince(crashSeenAt) > request.crashGrace {
                 killedFor = .killedAfterCrash
-            } else if stalled {
+            } else if stalled || stallReason != nil {
                 killedFor = .killedAfterStall
             }
             if killedFor != nil {
@@ -186,6 +198,7 @@ public enum ChildRunner {
         // TSan's own symbolizer process may still be finishing; it is no sign of the lab's.
         outcome.leftoverProcesses = leftovers.filter { $0.command != "llvm-symbolizer" }.count
         outcome.channelTruncated = channel.truncated
+        outcome.stallReason = stallReason
         outcome.linesAfterResult = channel.linesAfterResult
         outcome.announcedIterations = channel.announcedIterations
         outcome.announcedPoints = channel.announcedPoints
@@ -200,6 +213,12 @@ public enum ChildRunner {
             }
         }
         return outcome
+    }
+
+    /// The iteration a heartbeat names ("12"): a change is a new iteration.
+    static func iterationSignature(_ line: String) -> String {
+        guard case .progress(let progress) = ChildChannel.decode(line) else { return line }
+        return String(progress.iteration)
     }
 
     /// "iteration/hits": a change is progress.

@@ -10,33 +10,47 @@ import Foundation
 ///   fresh private tmpfs: it cannot change another run's files, the kit, the grades or the
 ///   workspace of another submission;
 /// - it has no network (only a loopback that is down).
-/// It does not protect against code that calls mount(2) itself (the exercise checks refuse
-/// that), and it shares the CPU, memory and the process table with everything else (the
-/// watchdog and the process-tree kill handle those). Elsewhere children run without it, and
-/// reports say so.
+/// The child itself takes away mount(2), signals to others and new processes (its seccomp filter,
+/// Confinement.c). It shares the CPU and memory with everything else (the watchdog and the
+/// limits handle those). Elsewhere children run without it, and reports say so.
 public enum ChildSandbox {
     /// Sets up the mounts, then becomes the child. $0 is the run folder.
     static let script = #"mount --make-rprivate / && mount --bind "$0" "$0" && mount --bind / / && mount -o remount,bind,ro / && mount -t tmpfs -o size=64m,mode=1777 tmpfs /dev/shm && cd "$0" && exec "$@""#
 
-    /// The `unshare` to use, when the machine has one that works (checked once, by running a
-    /// sandboxed `true`).
-    public static let unshare: String? = {
+    /// util-linux's `setpriv`, which starts `unshare` with a parent-death signal: if the harness
+    /// itself is killed, `unshare` dies, and with it (`--kill-child`) the whole namespace.
+    static let setpriv: String? = ["/usr/bin/setpriv", "/bin/setpriv"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// The command that runs a program in the sandbox: `setpriv --pdeathsig KILL` (where there
+    /// is one) and `unshare`; nil when the machine has no `unshare` that works (checked once, by
+    /// running a sandboxed `true`).
+    public static let launcher: [String]? = {
         #if os(Linux)
         guard let path = ["/usr/bin/unshare", "/bin/unshare"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return nil }
         guard let folder = try? RunFolder.privateFolder(named: "racelab-sandbox-probe") else { return nil }
         defer { try? FileManager.default.removeItem(at: folder) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = namespaceOptions + ["/bin/sh", "-c", script, folder.path, "/bin/true"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return nil }
-        process.waitUntilExit()
-        return process.terminationStatus == 0 ? path : nil
+        for launcher in [setpriv.map { [$0, "--pdeathsig", "KILL", "--", path] }, [path]].compactMap({ $0 }) {
+            if works(launcher, folder: folder) { return launcher }
+        }
+        return nil
         #else
         return nil
         #endif
     }()
+
+    /// The `unshare` in use, when there is a sandbox.
+    public static var unshare: String? { launcher?.last }
+
+    static func works(_ launcher: [String], folder: URL) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: launcher[0])
+        process.arguments = Array(launcher.dropFirst()) + namespaceOptions + ["/bin/sh", "-c", script, folder.path, "/bin/true"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
 
     /// Root may make namespaces directly; anyone else needs a user namespace first.
     static var namespaceOptions: [String] {
@@ -46,8 +60,9 @@ public enum ChildSandbox {
     /// The program and arguments that run `executable` in the sandbox, in `folder`; nil when the
     /// machine offers no sandbox.
     public static func wrap(_ executable: URL, arguments: [String], folder: URL) -> (URL, [String])? {
-        guard let unshare else { return nil }
-        return (URL(fileURLWithPath: unshare), namespaceOptions + ["/bin/sh", "-c", script, folder.path, executable.path] + arguments)
+        guard let launcher else { return nil }
+        return (URL(fileURLWithPath: launcher[0]),
+                Array(launcher.dropFirst()) + namespaceOptions + ["/bin/sh", "-c", script, folder.path, executable.path] + arguments)
     }
 
 }

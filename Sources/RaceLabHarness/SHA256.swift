@@ -78,9 +78,28 @@ public struct SHA256: Sendable {
     public static func hex(_ text: String) -> String { hex(Array(text.utf8)) }
 
     /// The file's SHA-256 as 64 lowercase hex digits, nil when it cannot be read.
-    public static func hex(fileAt url: URL) -> String? {
-        guard let data = try? Data(contentsOf: url) else { return nil }
-        return hex(data)
+    /// The file's digest, read a piece at a time; nil when it is not a regular file (a link, a
+    /// FIFO: opened without waiting), cannot be read, or is larger than `maxBytes` (a sparse file
+    /// of terabytes in a submission costs nothing).
+    public static func hex(fileAt url: URL, maxBytes: Int = 256 << 20) -> String? {
+        let fd = open(url.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= maxBytes else { return nil }
+        var hasher = SHA256()
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var total = 0
+        while true {
+            let got = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if got < 0 && errno == EINTR { continue }
+            guard got >= 0 else { return nil }
+            if got == 0 { break }
+            total += got
+            guard total <= maxBytes else { return nil }
+            hasher.update(Array(buffer[0..<got]))
+        }
+        return hexString(hasher.finalize())
     }
 
     /// HMAC-SHA-256 of `message` under `key` (RFC 2104, block size 64).

@@ -12,6 +12,9 @@ public struct ToolProcess: Sendable {
     public var timeout: Double
     /// Bytes of output kept.
     public var outputLimit: Int
+    /// Linux: the tool's standing with the OOM killer (-1000 to 1000), set as it starts (its
+    /// compilers inherit it); nil: unchanged. A build of student code is first in line.
+    public var oomScoreAdjust: Int?
 
     public init(executable: URL, arguments: [String], directory: URL? = nil, timeout: Double, outputLimit: Int) {
         self.executable = executable
@@ -56,6 +59,9 @@ public struct ToolProcess: Sendable {
             return Result(status: -1, output: "cannot run \(executable.path): \(launchError.localizedDescription)", timedOut: false, seconds: 0)
         }
         defer { Interruption.untrack(child: pid) }
+        if let oomScoreAdjust {
+            try? Data(String(oomScoreAdjust).utf8).write(to: URL(fileURLWithPath: "/proc/\(pid)/oom_score_adj"))
+        }
         var timedOut = false
         while process.isRunning {
             let elapsed = Date().timeIntervalSince(started)

@@ -109,7 +109,8 @@ public enum VerdictBuilder {
             verdict.hangPositions = child.lastProgress?.threads ?? []
             verdict.detections.append(Detection(
                 detector: .hang, iteration: lastIteration, seconds: child.elapsedSeconds,
-                summary: "no progress, killed by the watchdog; " + positions(verdict.hangPositions)))
+                summary: (child.stallReason.map { "\($0), killed by the watchdog; " } ?? "no progress, killed by the watchdog; ")
+                    + positions(verdict.hangPositions)))
         case .failedToStart(let reason):
             verdict.harnessError = "could not start the child process: \(reason)"
         case .exited(let status):

@@ -53,6 +53,7 @@ private final class Heartbeat: @unchecked Sendable {
 
     func start() {
         Thread.detachNewThread { [self] in
+            rl_quiet_ignore_this_thread()  // the harness's own: never the lab's work
             while !lock.withLock({ stopped }) {
                 beat()
                 usleep(100_000)

@@ -20,7 +20,7 @@ final class CheckThenActTests: XCTestCase {
         let run = try XCTUnwrap(outcome.runs.first)
         XCTAssertTrue(run.fired(.tsan), TableReporter(colour: false).render([outcome]))
         XCTAssertTrue(run.fired(.invariant), "two visits, one counted")
-        XCTAssertEqual(run.metrics["lost updates"], 1)
+        XCTAssertGreaterThanOrEqual(run.metrics["lost updates"] ?? 0, 1, "visitor 2 counted in the gap (on a very busy machine visitor 1 may lose its own too)")
 
         let source = try String(contentsOf: lab.info.folder.appendingPathComponent("Broken.swift"), encoding: .utf8)
             .components(separatedBy: "\n")

@@ -26,7 +26,9 @@ void rl_checkpoint_set_jitter(uint64_t seed, int64_t max_us);
 void rl_checkpoint_arm(const char *name, int64_t hit);
 /// Driver side (exploration): make the `hit`-th arrival at any checkpoint, off the main thread,
 /// counted from now, pause; for at most `limit_ns` unless released sooner.
-void rl_checkpoint_arm_any(int64_t hit, int64_t limit_ns);
+/// `story_releases`: 1 when the story lets it go (`rl_checkpoint_release`), 0 for a timed hold the
+/// story goes on beside.
+void rl_checkpoint_arm_any(int64_t hit, int64_t limit_ns, int story_releases);
 /// Arrivals at any checkpoint off the main thread since the last reset.
 int64_t rl_checkpoint_worker_hits(void);
 /// Stress mode: `permille` of the hits off the main thread are held for 1 to `max_us` (0: off).
@@ -82,11 +84,11 @@ void rl_hold_release(void);
 int rl_hold_arm_self(int64_t skip, int64_t at_most_ns, int64_t asker);
 /// A hold at the hand-over: this thread is held (for at most `at_most_ns`) as it next sends work
 /// to the main queue, or a thread it starts, or a block it sends to another queue, first is, as
-/// that one does (HoldInterceptors.c calls rl_hold_at_hand_over there).
+/// that one does (LabCallInterposers.c calls rl_hold_at_hand_over there).
 int rl_hold_arm_at_hand_over(int64_t at_most_ns);
 void rl_hold_at_hand_over(void);
 void rl_hold_cancel(void);
-/// For HoldInterceptors.c: 1 if this thread has a hold at the hand-over coming; a thread it
+/// For LabCallInterposers.c: 1 if this thread has a hold at the hand-over coming; a thread it
 /// starts, or a block it sends to a queue other than main, takes it over (rl_hold_take_over,
 /// first thing), and rl_hold_at_hand_over holds it as it sends work to the main queue.
 int rl_hold_waits_for_hand_over(void);
@@ -107,6 +109,40 @@ int rl_blocked_watch_look(rl_blocked_watch *watch, int64_t tid, int64_t for_ns);
 /// Signals sent, and handled (the thread slept), since the process began.
 int64_t rl_preemption_signals_sent(void);
 int64_t rl_preemption_signals_handled(void);
+
+// Quiet (Quiescence.c): whether the lab still has work in hand, asked of its threads and queues.
+
+/// For LabCallInterposers.c: work sent to a queue (`counted`: to the main queue, or after a
+/// delay), begun and run to its end (on the thread that runs it); a thread being created,
+/// its creation failed, and the new thread running (1: a dispatch pool or manager thread).
+/// (rl_quiet_work_queued returns the story it was sent in, for rl_quiet_work_began.)
+int64_t rl_quiet_work_queued(int counted);
+void rl_quiet_work_began(int counted, int64_t sent_in_story);
+/// A scenario run begins: work sent before it (a test runner's own, say) is not its work.
+void rl_quiet_begin_story(void);
+void rl_quiet_work_ended(void);
+/// (rl_quiet_thread_starting: 0 when too many threads are alive; the creation is then refused.)
+int rl_quiet_thread_starting(void);
+void rl_quiet_thread_not_started(void);
+void rl_quiet_thread_began(int is_pool);
+/// A thread of the harness (heartbeats, preemption, hold watchers) says so: it is left out.
+void rl_quiet_ignore_this_thread(void);
+/// 1: this thread is paused at a scripted checkpoint, waiting for the story (left out meanwhile,
+/// so the story can wait for the rest of the lab to go quiet); 0: it goes on.
+void rl_quiet_paused(int paused);
+/// The story let every paused thread go (rl_checkpoint_release): busy again from this moment,
+/// before they notice.
+void rl_quiet_unpause_all(void);
+/// 1: this thread is held by the harness (a preemption, a hold): busy, whatever it waits on.
+void rl_quiet_held(int held);
+/// 1 when no work waits for the main queue or a delay and every thread started (harness threads aside, a
+/// dispatch pool thread only while it runs a block, a thread paused at a scripted checkpoint
+/// aside) has ended or waits with no time limit; else 0, and `busy` says why: a busy thread's
+/// kernel id, -1 for waiting work, -2 for a thread being created. `threads_only`: the threads
+/// alone (work waiting for the main queue, which a busy main thread does not run, is left out).
+int rl_quiet_look(int64_t *busy, int threads_only);
+/// Work sent to the main queue, or after a delay, not yet begun.
+int64_t rl_quiet_queued_work(void);
 
 // ThreadSanitizer.
 

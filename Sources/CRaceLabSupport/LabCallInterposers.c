@@ -1,0 +1,253 @@
+#define _GNU_SOURCE
+#include "CRaceLabSupport.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "Invisible.h"
+
+// The calls lab code makes that the harness needs to see first, in front of TSan's interceptors
+// (whose weak definitions these replace; each passes the call on to TSan's). Two uses:
+// - holds (Preemption.c): a self-hold counts synchronisation points, and a hold at the hand-over
+//   follows the work into the blocks and threads it starts;
+// - quiet (Quiescence.c): every block sent to a queue is counted until it has run to its end,
+//   and every thread started is known until it ends, so a scenario can ask whether the lab
+//   still has work in hand instead of guessing from a clock.
+// Only where TSan's interceptors exist: without TSan there are no holds, and labs do not run.
+#if defined(__linux__) && defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+extern int __interceptor_pthread_mutex_lock(pthread_mutex_t *mutex);
+extern int __interceptor_pthread_create(pthread_t *thread, const pthread_attr_t *attributes,
+                                        void *(*start)(void *), void *argument);
+// Blocks, queues, groups and times as opaque values: this file needs no blocks support to pass
+// them on.
+extern void __interceptor_dispatch_async_f(void *queue, void *context, void (*work)(void *));
+extern void __interceptor_dispatch_barrier_async_f(void *queue, void *context, void (*work)(void *));
+extern void __interceptor_dispatch_after_f(uint64_t when, void *queue, void *context, void (*work)(void *));
+extern void __interceptor_dispatch_group_async_f(void *group, void *queue, void *context, void (*work)(void *));
+extern void __interceptor_dispatch_group_notify_f(void *group, void *queue, void *context, void (*work)(void *));
+extern void __interceptor_dispatch_async(void *queue, void *block);
+extern void __interceptor_dispatch_barrier_async(void *queue, void *block);
+extern void __interceptor_dispatch_after(uint64_t when, void *queue, void *block);
+extern void __interceptor_dispatch_group_async(void *group, void *queue, void *block);
+extern void __interceptor_dispatch_group_notify(void *group, void *queue, void *block);
+
+// A self-hold counts a thread's synchronisation points by signalling its own thread each time
+// one passes. On entering a blocking call TSan handles pending signals in a loop until none is
+// left, so the next signal must be sent after the call, not from inside the handler.
+// pthread_mutex_lock (NSLock, NSCondition, most of Foundation) is the blocking call lab code
+// makes most: the signal is sent here, once the lock is taken.
+RL_INVISIBLE int pthread_mutex_lock(pthread_mutex_t *mutex) {
+    int result = __interceptor_pthread_mutex_lock(mutex);
+    rl_hold_after_blocking_call();
+    return result;
+}
+
+// The main queue, and the blocks runtime (libdispatch's): weak, so that a toolchain without them
+// still links (then blocks are passed on untracked, and a hold at the hand-over does not follow
+// them).
+extern char _dispatch_main_q __attribute__((weak));
+extern void *_Block_copy(const void *block) __attribute__((weak));
+extern void _Block_release(const void *block) __attribute__((weak));
+
+// A block as the blocks ABI lays it out: what calling it needs.
+struct rl_block_layout {
+    void *isa;
+    int flags;
+    int reserved;
+    void (*invoke)(void *block);
+};
+
+/// One piece of work sent to a queue, as the harness passes it on: the block (copied) or the
+/// function and its context, and whether it takes a hold at the hand-over along.
+struct rl_tracked_work {
+    void *block;
+    void *context;
+    void (*work)(void *);
+    int takes_hold;
+    /// Sent to the main queue, or after a delay: counted as waiting until it begins.
+    int counted;
+    int64_t story;
+};
+
+RL_INVISIBLE static void run_tracked(void *raw) {
+    struct rl_tracked_work tracked = *(struct rl_tracked_work *)raw;
+    free(raw);
+    rl_quiet_work_began(tracked.counted, tracked.story);
+    if (tracked.takes_hold) rl_hold_take_over();
+    if (tracked.block) {
+        ((struct rl_block_layout *)tracked.block)->invoke(tracked.block);
+        _Block_release(tracked.block);
+    } else {
+        tracked.work(tracked.context);
+    }
+    rl_quiet_work_ended();
+}
+
+/// The work, counted as queued (`counted`: as waiting too); NULL when it cannot be tracked (then
+/// it goes on as it came).
+RL_INVISIBLE static struct rl_tracked_work *track(void *block, void *context, void (*work)(void *), int takes_hold, int counted) {
+    if (block != NULL && (_Block_copy == NULL || _Block_release == NULL)) return NULL;
+    struct rl_tracked_work *tracked = malloc(sizeof *tracked);
+    if (tracked == NULL) return NULL;
+    tracked->block = block ? _Block_copy(block) : NULL;
+    tracked->context = context;
+    tracked->work = work;
+    tracked->takes_hold = takes_hold;
+    tracked->counted = counted;
+    tracked->story = rl_quiet_work_queued(counted);
+    return tracked;
+}
+
+// A hold at the hand-over: the thread is held as it hands its result to the main queue, after
+// whatever it checked, before the result is on its way. Work it sends to another queue first (a
+// courier block) takes the hold along. 1 when the work sent now takes the hold along.
+RL_INVISIBLE static int is_main(void *queue) { return &_dispatch_main_q != NULL && queue == (void *)&_dispatch_main_q; }
+
+RL_INVISIBLE static int hand_over(void *queue) {
+    if (!rl_hold_waits_for_hand_over()) return 0;
+    if (queue == (void *)&_dispatch_main_q || &_dispatch_main_q == NULL || _Block_copy == NULL) {
+        rl_hold_at_hand_over();
+        return 0;
+    }
+    return 1;
+}
+
+RL_INVISIBLE void dispatch_async(void *queue, void *block) {
+    struct rl_tracked_work *tracked = track(block, NULL, NULL, hand_over(queue), is_main(queue));
+    if (tracked == NULL) {
+        __interceptor_dispatch_async(queue, block);
+        return;
+    }
+    __interceptor_dispatch_async_f(queue, tracked, run_tracked);
+}
+
+RL_INVISIBLE void dispatch_async_f(void *queue, void *context, void (*work)(void *)) {
+    struct rl_tracked_work *tracked = track(NULL, context, work, hand_over(queue), is_main(queue));
+    if (tracked == NULL) {
+        __interceptor_dispatch_async_f(queue, context, work);
+        return;
+    }
+    __interceptor_dispatch_async_f(queue, tracked, run_tracked);
+}
+
+RL_INVISIBLE void dispatch_barrier_async(void *queue, void *block) {
+    struct rl_tracked_work *tracked = track(block, NULL, NULL, 0, is_main(queue));
+    if (tracked == NULL) {
+        __interceptor_dispatch_barrier_async(queue, block);
+        return;
+    }
+    __interceptor_dispatch_barrier_async_f(queue, tracked, run_tracked);
+}
+
+RL_INVISIBLE void dispatch_barrier_async_f(void *queue, void *context, void (*work)(void *)) {
+    struct rl_tracked_work *tracked = track(NULL, context, work, 0, is_main(queue));
+    if (tracked == NULL) {
+        __interceptor_dispatch_barrier_async_f(queue, context, work);
+        return;
+    }
+    __interceptor_dispatch_barrier_async_f(queue, tracked, run_tracked);
+}
+
+RL_INVISIBLE void dispatch_after(uint64_t when, void *queue, void *block) {
+    struct rl_tracked_work *tracked = track(block, NULL, NULL, 0, 1);
+    if (tracked == NULL) {
+        __interceptor_dispatch_after(when, queue, block);
+        return;
+    }
+    __interceptor_dispatch_after_f(when, queue, tracked, run_tracked);
+}
+
+RL_INVISIBLE void dispatch_after_f(uint64_t when, void *queue, void *context, void (*work)(void *)) {
+    struct rl_tracked_work *tracked = track(NULL, context, work, 0, 1);
+    if (tracked == NULL) {
+        __interceptor_dispatch_after_f(when, queue, context, work);
+        return;
+    }
+    __interceptor_dispatch_after_f(when, queue, tracked, run_tracked);
+}
+
+RL_INVISIBLE void dispatch_group_async(void *group, void *queue, void *block) {
+    struct rl_tracked_work *tracked = track(block, NULL, NULL, 0, is_main(queue));
+    if (tracked == NULL) {
+        __interceptor_dispatch_group_async(group, queue, block);
+        return;
+    }
+    __interceptor_dispatch_group_async_f(group, queue, tracked, run_tracked);
+}
+
+RL_INVISIBLE void dispatch_group_async_f(void *group, void *queue, void *context, void (*work)(void *)) {
+    struct rl_tracked_work *tracked = track(NULL, context, work, 0, is_main(queue));
+    if (tracked == NULL) {
+        __interceptor_dispatch_group_async_f(group, queue, context, work);
+        return;
+    }
+    __interceptor_dispatch_group_async_f(group, queue, tracked, run_tracked);
+}
+
+RL_INVISIBLE void dispatch_group_notify(void *group, void *queue, void *block) {
+    struct rl_tracked_work *tracked = track(block, NULL, NULL, 0, 0);  // queued only once the group is done
+    if (tracked == NULL) {
+        __interceptor_dispatch_group_notify(group, queue, block);
+        return;
+    }
+    __interceptor_dispatch_group_notify_f(group, queue, tracked, run_tracked);
+}
+
+RL_INVISIBLE void dispatch_group_notify_f(void *group, void *queue, void *context, void (*work)(void *)) {
+    struct rl_tracked_work *tracked = track(NULL, context, work, 0, 0);
+    if (tracked == NULL) {
+        __interceptor_dispatch_group_notify_f(group, queue, context, work);
+        return;
+    }
+    __interceptor_dispatch_group_notify_f(group, queue, tracked, run_tracked);
+}
+
+// Every thread is started through here: known to Quiescence.c from its first instruction to its
+// end, and taking over a hold at the hand-over its creator had coming.
+struct rl_started_thread {
+    void *(*start)(void *);
+    void *argument;
+    int takes_hold;
+    int is_pool;
+};
+
+RL_INVISIBLE static void *start_tracked(void *raw) {
+    struct rl_started_thread started = *(struct rl_started_thread *)raw;
+    free(raw);
+    rl_quiet_thread_began(started.is_pool);
+    if (started.takes_hold) rl_hold_take_over();
+    return started.start(started.argument);
+}
+
+/// Whether `start` is libdispatch's own (a pool or manager thread: busy only while it runs a
+/// block, which the block count already says).
+RL_INVISIBLE static int is_dispatch_thread(void *(*start)(void *)) {
+    Dl_info info;
+    return dladdr((void *)start, &info) != 0 && info.dli_fname != NULL && strstr(info.dli_fname, "libdispatch") != NULL;
+}
+
+RL_INVISIBLE int pthread_create(pthread_t *thread, const pthread_attr_t *attributes,
+                                void *(*start)(void *), void *argument) {
+    struct rl_started_thread *started = malloc(sizeof *started);
+    if (started == NULL) return __interceptor_pthread_create(thread, attributes, start, argument);
+    started->start = start;
+    started->argument = argument;
+    started->takes_hold = rl_hold_waits_for_hand_over();
+    started->is_pool = is_dispatch_thread(start);
+    if (!rl_quiet_thread_starting()) {
+        free(started);
+        return EAGAIN;  // too many threads alive (Quiescence.c)
+    }
+    int result = __interceptor_pthread_create(thread, attributes, start_tracked, started);
+    if (result != 0) {
+        rl_quiet_thread_not_started();
+        free(started);
+    }
+    return result;
+}
+#endif
+#endif

@@ -1,0 +1,257 @@
+#include "CRaceLabSupport.h"
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "Invisible.h"
+
+// Whether a lab has gone quiet: no work waits to be delivered to the main thread or after a
+// delay, and every thread started (a pool thread only while it runs a block) has ended or waits,
+// with no time limit, for something only the lab can give it (a job, a lock, a signal). The
+// threads are asked through the kernel, never a clock: a thread that has work but no CPU on a
+// busy machine is runnable, so quiet can come late on a loaded machine, never early.
+//
+// Other work waiting in a queue is not counted: sent, it wakes a pool thread (runnable, so busy)
+// or starts one (counted as starting); if it stays waiting with every thread idle, it waits
+// behind work that is itself stuck (a serial queue whose block waits for a lock), or on a
+// suspended queue, which only the story can change.
+//
+// Counted by LabCallInterposers.c as work is sent and threads start. Threads of the harness
+// itself (heartbeats, the preemption sender) say so and are left out, and so is a thread paused
+// at a scripted checkpoint while it waits for the story.
+
+#define RL_QUIET_SLOTS 1024
+#define RL_QUIET_MAX_THREADS 512
+
+static int64_t waiting_work;     // sent to the main queue, or after a delay, not yet begun
+static int64_t story;            // the scenario run counted now: work sent before it is not its
+static int64_t threads_starting;  // created, not yet running
+static int64_t threads_alive;     // created through pthread_create and not yet ended
+static int64_t slot_thread[RL_QUIET_SLOTS];  // kernel thread id, 0: free
+static int slot_is_pool[RL_QUIET_SLOTS];
+static int slot_is_paused[RL_QUIET_SLOTS];  // paused at a scripted checkpoint: waits for the story
+static int slot_running[RL_QUIET_SLOTS];    // blocks this thread is running (nested: a sync inside)
+static int slot_is_held[RL_QUIET_SLOTS];    // held by the harness (a preemption): busy, whatever it waits on
+static pthread_key_t slot_key;
+static pthread_once_t slot_key_once = PTHREAD_ONCE_INIT;
+
+RL_INVISIBLE static void forget_slot(void *slot) {
+    intptr_t index = (intptr_t)slot - 1;
+    if (index >= 0 && index < RL_QUIET_SLOTS) STORE(&slot_thread[index], 0);
+}
+
+RL_INVISIBLE static void thread_ended(void *slot) {
+    forget_slot(slot);
+    ADD(&threads_alive, -1);
+}
+
+RL_INVISIBLE static void make_key(void) { pthread_key_create(&slot_key, thread_ended); }
+
+RL_INVISIBLE static intptr_t own_slot(void) {
+    pthread_once(&slot_key_once, make_key);
+    return (intptr_t)pthread_getspecific(slot_key) - 1;
+}
+
+RL_INVISIBLE void rl_quiet_begin_story(void) {
+    ADD(&story, 1);
+    STORE(&waiting_work, 0);
+}
+
+RL_INVISIBLE int64_t rl_quiet_work_queued(int counted) {
+    if (counted) ADD(&waiting_work, 1);
+    return LOAD(&story);
+}
+
+RL_INVISIBLE void rl_quiet_work_began(int counted, int64_t sent_in_story) {
+    intptr_t index = own_slot();
+    if (index >= 0 && index < RL_QUIET_SLOTS) ADD(&slot_running[index], 1);
+    if (counted && sent_in_story == LOAD(&story)) ADD(&waiting_work, -1);
+}
+
+RL_INVISIBLE void rl_quiet_work_ended(void) {
+    intptr_t index = own_slot();
+    if (index >= 0 && index < RL_QUIET_SLOTS) ADD(&slot_running[index], -1);
+}
+RL_INVISIBLE int rl_quiet_thread_starting(void) {
+    // A cap on threads: thousands of them would use up the machine's process ids, which every
+    // other student's run and the grader itself need. Far above any lab's.
+    if (ADD(&threads_alive, 1) > RL_QUIET_MAX_THREADS) {
+        ADD(&threads_alive, -1);
+        return 0;
+    }
+    ADD(&threads_starting, 1);
+    return 1;
+}
+
+RL_INVISIBLE void rl_quiet_thread_not_started(void) {
+    ADD(&threads_starting, -1);
+    ADD(&threads_alive, -1);
+}
+
+RL_INVISIBLE void rl_quiet_thread_began(int is_pool) {
+    pthread_once(&slot_key_once, make_key);
+    int64_t tid = syscall(SYS_gettid);
+    pthread_setspecific(slot_key, (void *)(intptr_t)(RL_QUIET_SLOTS + 1));  // no slot: still counted alive
+    for (intptr_t index = 0; index < RL_QUIET_SLOTS; index++) {
+        int64_t expected = 0;
+        if (__atomic_compare_exchange_n(&slot_thread[index], &expected, tid, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+            STORE(&slot_is_pool[index], is_pool);
+            STORE(&slot_is_paused[index], 0);
+            STORE(&slot_running[index], 0);
+            STORE(&slot_is_held[index], 0);
+            pthread_setspecific(slot_key, (void *)(index + 1));
+            break;
+        }
+    }
+    // Counted as starting until now, so that no look sees neither the creation nor the thread.
+    ADD(&threads_starting, -1);
+}
+
+RL_INVISIBLE void rl_quiet_ignore_this_thread(void) {
+    pthread_once(&slot_key_once, make_key);
+    void *slot = pthread_getspecific(slot_key);
+    if (slot == NULL) return;
+    forget_slot(slot);  // still alive: counted until it ends (its key is kept for that)
+    pthread_setspecific(slot_key, (void *)(intptr_t)(RL_QUIET_SLOTS + 1));
+}
+
+RL_INVISIBLE void rl_quiet_unpause_all(void) {
+    for (int index = 0; index < RL_QUIET_SLOTS; index++) {
+        if (LOAD(&slot_is_paused[index])) STORE(&slot_is_paused[index], 0);
+    }
+}
+
+RL_INVISIBLE void rl_quiet_held(int held) {
+    intptr_t index = own_slot();
+    if (index >= 0 && index < RL_QUIET_SLOTS) STORE(&slot_is_held[index], held);
+}
+
+RL_INVISIBLE void rl_quiet_paused(int paused) {
+    intptr_t index = own_slot();
+    if (index >= 0 && index < RL_QUIET_SLOTS) STORE(&slot_is_paused[index], paused);
+}
+
+// A small /proc file of one of our threads into `text` (NUL-terminated); its length, or -1.
+RL_INVISIBLE static long read_task_file(int64_t tid, const char *name, char *text, long size) {
+    char path[96];
+    int length = 0;
+    char digits[24];
+    int n = 0;
+    for (int64_t left = tid; n == 0 || left > 0; left /= 10) digits[n++] = (char)('0' + left % 10);
+    for (const char *c = "/proc/self/task/"; *c; c++) path[length++] = *c;
+    while (n > 0) path[length++] = digits[--n];
+    path[length++] = '/';
+    for (const char *c = name; *c && length < (int)sizeof path - 1; c++) path[length++] = *c;
+    path[length] = 0;
+    int fd = (int)syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    long got = syscall(SYS_read, fd, text, size - 1);
+    syscall(SYS_close, fd);
+    if (got < 0) return -1;
+    text[got] = 0;
+    return got;
+}
+
+// "202 0x7f.. 0x189 0x0 0x7f.." -> the numbers (the call's number, then its arguments).
+RL_INVISIBLE static int parse_numbers(const char *text, unsigned long long *out, int capacity) {
+    int count = 0;
+    const char *c = text;
+    while (*c && count < capacity) {
+        while (*c == ' ') c++;
+        if (!*c || *c == '\n') break;
+        int hex = c[0] == '0' && c[1] == 'x';
+        if (hex) c += 2;
+        unsigned long long value = 0;
+        while ((*c >= '0' && *c <= '9') || (hex && ((*c >= 'a' && *c <= 'f') || (*c >= 'A' && *c <= 'F')))) {
+            int digit = *c <= '9' ? *c - '0' : (*c | 0x20) - 'a' + 10;
+            value = value * (hex ? 16 : 10) + (unsigned long long)digit;
+            c++;
+        }
+        out[count++] = value;
+        while (*c && *c != ' ') c++;
+    }
+    return count;
+}
+
+/// 1 when thread `tid` has something to do: it runs or can run, sleeps for a while and goes on
+/// by itself (a sleep, a wait with a time limit), or is in any other system call (memory, files:
+/// work under way). 0 when it has ended, or waits with no time limit for something only another
+/// thread can give it (a lock, a condition, a pipe, an event). `pool`: a dispatch pool thread
+/// not running a block the harness saw sent (libraries send some themselves: OperationQueue,
+/// Swift's tasks); idle, such a thread waits for work with a time limit, so any wait counts.
+RL_INVISIBLE static int thread_is_busy(int64_t tid, int pool) {
+    char text[512];
+    if (read_task_file(tid, "stat", text, sizeof text) <= 0) return 0;  // ended
+    const char *state = NULL;
+    for (const char *c = text; *c; c++) if (*c == ')') state = c;
+    if (state == NULL || state[1] != ' ') return 1;
+    char letter = state[2];
+    if (letter == 'Z' || letter == 'X') return 0;
+    if (letter != 'S') return 1;  // R: running or runnable; D: in the kernel on its way
+    if (read_task_file(tid, "syscall", text, sizeof text) <= 0) return 1;
+    unsigned long long call[7] = {0};
+    // "running", or "-1 ..." (blocked outside any system call): busy.
+    if (text[0] < '0' || text[0] > '9' || parse_numbers(text, call, 7) < 1) return 1;
+    switch ((long)call[0]) {
+    case SYS_futex:
+        return !pool && call[4] != 0;  // a time limit: it goes on by itself
+#ifdef SYS_epoll_wait
+    case SYS_epoll_wait:
+#endif
+    case SYS_epoll_pwait:
+        return !pool && (int)call[4] != -1;
+#ifdef SYS_poll
+    case SYS_poll:
+        return !pool && (int)call[3] != -1;
+#endif
+    case SYS_ppoll:
+        return !pool && call[3] != 0;
+    case SYS_pselect6:
+        return !pool && call[5] != 0;
+#ifdef SYS_select
+    case SYS_select:
+        return !pool && call[5] != 0;
+#endif
+    case SYS_read:
+    case SYS_readv:
+    case SYS_recvfrom:
+    case SYS_recvmsg:
+    case SYS_wait4:
+    case SYS_waitid:
+#ifdef SYS_pause
+    case SYS_pause:
+#endif
+    case SYS_rt_sigsuspend:
+        return 0;
+    case SYS_rt_sigtimedwait:
+        return call[3] != 0;
+    default:
+        return 1;  // a sleep, or work in the kernel (memory, files)
+    }
+}
+
+RL_INVISIBLE int rl_quiet_look(int64_t *busy, int threads_only) {
+    if (LOAD(&threads_starting) > 0) {
+        *busy = -2;
+        return 0;
+    }
+    if (!threads_only && LOAD(&waiting_work) > 0) {
+        *busy = -1;
+        return 0;
+    }
+    for (int index = 0; index < RL_QUIET_SLOTS; index++) {
+        int64_t tid = LOAD(&slot_thread[index]);
+        if (tid == 0 || LOAD(&slot_is_paused[index])) continue;
+        int pool = LOAD(&slot_is_pool[index]) && LOAD(&slot_running[index]) == 0;
+        if (LOAD(&slot_is_held[index]) || thread_is_busy(tid, pool)) {
+            *busy = tid;
+            return 0;
+        }
+    }
+    *busy = 0;
+    return 1;
+}
+
+RL_INVISIBLE int64_t rl_quiet_queued_work(void) { return LOAD(&waiting_work); }

@@ -1,0 +1,32 @@
+import CRaceLabSupport
+
+/// Whether the lab still has work in hand, asked of its threads and queues (Quiescence.c): no
+/// block waits for the main queue or a delay, and every thread it started (a pool thread while it
+/// runs a block) has ended or waits, with no time limit, for something only the lab can give it. No clock is involved, so the
+/// answer does not depend on how busy the machine is.
+public enum LabQuiet {
+    /// Quiet right now.
+    public static var now: Bool {
+        var busy: Int64 = 0
+        return rl_quiet_look(&busy, 0) == 1
+    }
+
+    /// Every thread of the lab has ended or waits for the lab (work waiting for the main queue
+    /// left out: for a main thread that is busy on purpose, and so does not run it).
+    public static var threadsNow: Bool {
+        var busy: Int64 = 0
+        return rl_quiet_look(&busy, 1) == 1
+    }
+
+    /// What is not quiet, in words ("thread 1234 is running", "3 blocks sent to queues have not
+    /// run to their end").
+    public static var busyNow: String {
+        var busy: Int64 = 0
+        guard rl_quiet_look(&busy, 0) == 0 else { return "it is quiet now" }
+        switch busy {
+        case -1: return "\(rl_quiet_queued_work()) block(s) sent to the main queue or after a delay had not begun"
+        case -2: return "a thread was being started"
+        default: return "thread \(busy) was still running, or waiting for a time to pass"
+        }
+    }
+}
