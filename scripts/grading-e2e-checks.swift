@@ -53,7 +53,7 @@ struct Report {
 }
 
 func report(_ name: String, _ student: String) -> Report {
-    let stem = student.hasPrefix(".") ? "_" + student.dropFirst() : student
+    let stem = student.hasPrefix(".") ? "_dot_" + student.dropFirst() : (student.hasPrefix("_") ? "_" + student : student)
     let base = "\(work)/grades-\(name)/\(stem)"
     func json(_ path: String) -> [String: Any] {
         (FileManager.default.contents(atPath: path)).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] } ?? [:]

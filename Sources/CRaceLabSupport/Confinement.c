@@ -183,6 +183,7 @@ struct rl_landlock_path_beneath_attr {
 } __attribute__((packed));
 
 enum {
+    RL_FS_READ_FILE = 1 << 2, RL_FS_READ_DIR = 1 << 3,
     RL_FS_WRITE_FILE = 1 << 1, RL_FS_REMOVE_DIR = 1 << 4, RL_FS_REMOVE_FILE = 1 << 5, RL_FS_MAKE_CHAR = 1 << 6,
     RL_FS_MAKE_DIR = 1 << 7, RL_FS_MAKE_REG = 1 << 8, RL_FS_MAKE_SOCK = 1 << 9, RL_FS_MAKE_FIFO = 1 << 10,
     RL_FS_MAKE_BLOCK = 1 << 11, RL_FS_MAKE_SYM = 1 << 12, RL_FS_REFER = 1 << 13, RL_FS_TRUNCATE = 1 << 14,
@@ -200,6 +201,43 @@ static int add_rule(int ruleset, const char *path, uint64_t access) {
 
 /// Writes only beneath `folder` (and to /dev/null, and a thread's own name in /proc); signals
 /// and abstract sockets only inside the process. Returns the RL_CONFINED_* bits it set.
+/// Reads beneath the system's own folders, the program's folder and every folder a library it
+/// loaded came from (the toolchain's, wherever it is installed): not the grader's workspace, the
+/// kit or other students' submissions.
+static void allow_reading_the_system(int ruleset, uint64_t reads) {
+    static const char *system[] = {"/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin", "/etc", "/opt", "/proc", "/sys", "/dev"};
+    for (unsigned i = 0; i < sizeof system / sizeof system[0]; i++) add_rule(ruleset, system[i], reads);
+    char line[4096];
+    int maps = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+    if (maps < 0) return;
+    // Each mapped file's folder ("... /opt/swift/usr/lib/swift/linux/libswiftCore.so").
+    char buffer[65536];
+    long got = 0, length = 0;
+    while ((got = read(maps, buffer + length, sizeof buffer - 1 - (size_t)length)) > 0) length += got;
+    close(maps);
+    buffer[length] = 0;
+    char last[4096] = "";
+    for (char *start = buffer; *start; ) {
+        char *end = start;
+        while (*end && *end != '\n') end++;
+        long size = end - start < (long)sizeof line - 1 ? end - start : (long)sizeof line - 1;
+        memcpy(line, start, (size_t)size);
+        line[size] = 0;
+        char *path = strchr(line, '/');
+        if (path != NULL) {
+            char *slash = strrchr(path, '/');
+            if (slash != NULL && slash != path) {
+                *slash = 0;
+                if (strcmp(path, last) != 0) {
+                    add_rule(ruleset, path, reads);
+                    snprintf(last, sizeof last, "%s", path);
+                }
+            }
+        }
+        start = *end ? end + 1 : end;
+    }
+}
+
 static int install_landlock(const char *folder) {
     long abi = syscall(RL_LANDLOCK_CREATE, NULL, 0, 1 /* LANDLOCK_CREATE_RULESET_VERSION */);
     if (abi < 1) return 0;
@@ -207,7 +245,8 @@ static int install_landlock(const char *folder) {
         | RL_FS_MAKE_SOCK | RL_FS_MAKE_FIFO | RL_FS_MAKE_BLOCK | RL_FS_MAKE_SYM;
     if (abi >= 2) writes |= RL_FS_REFER;
     if (abi >= 3) writes |= RL_FS_TRUNCATE;
-    struct rl_landlock_ruleset_attr attributes = {.handled_access_fs = writes, .handled_access_net = 0, .scoped = 0};
+    uint64_t reads = RL_FS_READ_FILE | RL_FS_READ_DIR;
+    struct rl_landlock_ruleset_attr attributes = {.handled_access_fs = writes | reads, .handled_access_net = 0, .scoped = 0};
     size_t size = sizeof(uint64_t);
     if (abi >= 6) {
         attributes.scoped = RL_SCOPE_ABSTRACT_UNIX_SOCKET | RL_SCOPE_SIGNAL;
@@ -217,13 +256,14 @@ static int install_landlock(const char *folder) {
     }
     int ruleset = (int)syscall(RL_LANDLOCK_CREATE, &attributes, size, 0);
     if (ruleset < 0) return 0;
-    int fine = add_rule(ruleset, folder, writes) == 0;
+    int fine = add_rule(ruleset, folder, writes | reads) == 0;
     uint64_t file_writes = RL_FS_WRITE_FILE | (abi >= 3 ? RL_FS_TRUNCATE : 0);
-    add_rule(ruleset, "/dev/null", file_writes);
-    add_rule(ruleset, "/proc/self/task", RL_FS_WRITE_FILE);  // pthread_setname_np of another thread
+    add_rule(ruleset, "/dev/null", file_writes | RL_FS_READ_FILE);
+    add_rule(ruleset, "/proc/self/task", RL_FS_WRITE_FILE | reads);  // pthread_setname_np of another thread
+    allow_reading_the_system(ruleset, reads);
     int bits = 0;
     if (fine && syscall(RL_LANDLOCK_RESTRICT, ruleset, 0) == 0) {
-        bits = RL_CONFINED_WRITES | (abi >= 6 ? RL_CONFINED_SIGNALS : 0);
+        bits = RL_CONFINED_WRITES | RL_CONFINED_READS | (abi >= 6 ? RL_CONFINED_SIGNALS : 0);
     }
     close(ruleset);
     return bits;
@@ -286,8 +326,15 @@ int rl_confinement_escapes(int outsider, const char *outside_folder) {
     if (syscall(SYS_execve, "/bin/true", argv, envp) == 0 || errno != EPERM) escapes |= RL_ESCAPE_PROGRAM;
     // A signal (0: only "may I?") to a process outside: the one that started it.
     if (outsider > 0 && kill(outsider, 0) == 0) escapes |= RL_ESCAPE_SIGNAL;
-    // A file outside its folder.
+    // A file outside its folder: read one there (the parent put it in), then create one.
     if (outside_folder != NULL) {
+        char secret[4096];
+        snprintf(secret, sizeof secret, "%s/secret", outside_folder);
+        int reader = open(secret, O_RDONLY | O_CLOEXEC);
+        if (reader >= 0) {
+            escapes |= RL_ESCAPE_READ;
+            close(reader);
+        }
         char path[4096];
         snprintf(path, sizeof path, "%s/racelab-escape-%d", outside_folder, (int)getpid());
         int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
@@ -317,7 +364,8 @@ int rl_confine(const char *writable_folder) {
 int rl_confinement_escapes(int outsider, const char *outside_folder) {
     (void)outsider;
     (void)outside_folder;
-    return RL_ESCAPE_PROCESS | RL_ESCAPE_PROGRAM | RL_ESCAPE_SIGNAL | RL_ESCAPE_WRITE | RL_ESCAPE_SOCKET | RL_ESCAPE_PROCESS_TABLE;
+    return RL_ESCAPE_PROCESS | RL_ESCAPE_PROGRAM | RL_ESCAPE_SIGNAL | RL_ESCAPE_WRITE | RL_ESCAPE_SOCKET | RL_ESCAPE_PROCESS_TABLE
+        | RL_ESCAPE_READ;
 }
 
 #endif

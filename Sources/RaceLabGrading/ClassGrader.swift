@@ -404,7 +404,9 @@ public final class ClassGrader: @unchecked Sendable {
                 for lab in registry.labs where targets[lab.info.folder.lastPathComponent] != nil {
                     for path in exercisePaths(of: lab) { exercises[path] = kitExercises[path] }
                     if let variant = Grader.exercise(of: lab) {
-                        let error = targets[lab.info.folder.lastPathComponent] ?? "the build failed"
+                        // (The workspace is the grader's: the student's paths are relative to the kit.)
+                        let error = (targets[lab.info.folder.lastPathComponent] ?? "the build failed")
+                            .replacingOccurrences(of: tree.path + "/", with: "")
                         if settings.exerciseChecks,
                            let unsafe = ExercisePolicy.memorySafetyViolation(fromCompilerError: error, file: exercisePaths(of: lab).first ?? lab.id) {
                             // Refused by the compiler's memory-safety check: a rejection, like the policy's.
@@ -511,9 +513,11 @@ public final class ClassGrader: @unchecked Sendable {
 
     // MARK: Reports
 
-    /// The report file's name for a student: hidden names get a visible one.
+    /// The report file's name for a student: hidden names get a visible one ("_dot_sneaky"),
+    /// and a name that starts with "_" one more "_", so that no two students share a file.
     static func fileName(for student: String) -> String {
-        student.hasPrefix(".") ? "_" + student.dropFirst() : student
+        if student.hasPrefix(".") { return "_dot_" + student.dropFirst() }
+        return student.hasPrefix("_") ? "_" + student : student
     }
 
     func write(_ report: GradeReport, for student: String) -> URL? {
@@ -541,7 +545,10 @@ public final class ClassGrader: @unchecked Sendable {
     }
 
     static func csv(_ value: String) -> String {
-        guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) else { return value }
+        // A cell a spreadsheet would run as a formula (a student's folder named "=HYPERLINK(...)")
+        // is kept as text.
+        let value = value.first.map { "=+-@\t\r".contains($0) } == true ? "'" + value : value
+        guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return value }
         return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

@@ -19,11 +19,29 @@ public enum GradeFormat: String, CaseIterable, Sendable {
 
     public func render(_ report: GradeReport) -> String {
         switch self {
-        case .text: GradeText.render(report)
+        case .text: GradeText.visible(GradeText.render(report))
         case .json: GradeJSON.render(report)
         case .junit: GradeJUnit.render(report)
         case .gradescope: GradeGradescope.render(report)
         }
+    }
+}
+
+extension GradeText {
+    /// `text` with every control character but line breaks and tabs shown as "^[" and the like:
+    /// a report holds names and text that came from students, and a terminal would obey an
+    /// escape sequence in them (clear the screen, draw a table of its own).
+    static func visible(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x0A, 0x09: out.append(scalar)
+            case 0x00..<0x20: out.append(contentsOf: "^".unicodeScalars); out.append(Unicode.Scalar(scalar.value + 0x40)!)
+            case 0x7F, 0x80..<0xA0: out.append(contentsOf: String(format: "\\u{%X}", scalar.value).unicodeScalars)
+            default: out.append(scalar)
+            }
+        }
+        return String(out)
     }
 }
 

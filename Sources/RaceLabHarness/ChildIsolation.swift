@@ -61,6 +61,8 @@ public struct ChildIsolation: Sendable, Equatable {
         (Int(RL_ESCAPE_PROGRAM), ("no other programs", "run other programs")),
         (Int(RL_ESCAPE_SIGNAL), ("signals only to themselves", "signal processes outside themselves (the grader, other students' runs)")),
         (Int(RL_ESCAPE_WRITE), ("writes only in their run folder", "write files outside their run folder")),
+        (Int(RL_ESCAPE_READ), ("reads only the system's files and their own (not the grader's workspace or other submissions)",
+                               "read files outside the system's and their own (the grader's workspace, other submissions)")),
         (Int(RL_ESCAPE_SOCKET), ("no network", "open network sockets")),
     ]
 
@@ -84,8 +86,11 @@ public struct ChildIsolation: Sendable, Equatable {
         do {
             folder = try RunFolder.make()
             outside = try RunFolder.privateFolder(named: "racelab-isolation-probe")
-        } catch {
+            try Data("not yours".utf8).write(to: outside.appendingPathComponent("secret"))
+        } catch let error as RunFolder.SetupError {
             return failed(error.description)
+        } catch {
+            return failed("\(error)")
         }
         defer {
             folder.remove()

@@ -18,6 +18,9 @@ enum {
     RL_CONFINED_NO_CAPABILITIES = 1 << 4,
     /// Resource limits (file size, descriptors, CPU time) and first in line for the OOM killer.
     RL_CONFINED_LIMITS = 1 << 5,
+    /// Landlock: it reads only the system's folders, its program's and its libraries' folders
+    /// and its own: not the grader's workspace, the kit, or other students' submissions.
+    RL_CONFINED_READS = 1 << 6,
 };
 
 /// Confine the calling process, for good: call it first, while no lab code has run and no
@@ -40,6 +43,8 @@ enum {
     RL_ESCAPE_SOCKET = 1 << 4,
     /// See the machine's process table (it is not the first process of a PID namespace).
     RL_ESCAPE_PROCESS_TABLE = 1 << 5,
+    /// Read a file outside the system's folders and its own (`outside_folder`/secret).
+    RL_ESCAPE_READ = 1 << 6,
 };
 
 /// Tries each escape for real, from inside a confined child (`racelab-child probe`): what the
