@@ -40,18 +40,10 @@ public struct CorpusBenchmark {
     public func run(_ labs: [Lab], onProgress: @escaping @Sendable (String) -> Void = { _ in }) -> [Entry] {
         var entries: [Entry] = []
         for lab in labs {
-            let folder = lab.info.folder.lastPathComponent
             for variant in lab.variants where variant.kind.isCorpus {
                 let started = Date()
                 onProgress("\(lab.id) \(variant.name)")
-                let path = "Tests/GradingCorpus/\(folder)/\(variant.name).swift"
-                let text = (try? String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)) ?? ""
-                var violations = ExercisePolicy.check(source: text, file: path, labModule: folder)
-                let module = "\(folder)Corpus"
-                let object = buildFolder.appendingPathComponent("\(module).build/\(variant.name).swift.o")
-                if let compiled = try? ObjectFile(contentsOf: object) {
-                    violations += ExercisePolicy.check(object: compiled, file: "\(module)/\(variant.name).swift.o", module: module)
-                }
+                let (text, violations) = checked(lab, variant)
                 let plan = StressPlan.make(lab, calibration: calibrations?.current(for: lab), policy: grader.policy)
                 let grade = violations.isEmpty
                     ? grader.grade(lab, variant: variant, stress: plan) { onProgress("\(lab.id) \(variant.name): \($0)") }
@@ -62,6 +54,21 @@ public struct CorpusBenchmark {
             }
         }
         return entries
+    }
+
+    /// A corpus fix's source and what the exercise checks find in it (its source and its
+    /// compiled object), as `racelab check` and `racelab grade` check an exercise.
+    public func checked(_ lab: Lab, _ variant: Lab.Variant) -> (text: String, violations: [PolicyViolation]) {
+        let folder = lab.info.folder.lastPathComponent
+        let path = "Tests/GradingCorpus/\(folder)/\(variant.name).swift"
+        let text = (try? String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)) ?? ""
+        var violations = ExercisePolicy.check(source: text, file: path, labModule: folder)
+        let module = "\(folder)Corpus"
+        let object = buildFolder.appendingPathComponent("\(module).build/\(variant.name).swift.o")
+        if let compiled = try? ObjectFile(contentsOf: object) {
+            violations += ExercisePolicy.check(object: compiled, file: "\(module)/\(variant.name).swift.o", module: module)
+        }
+        return (text, violations)
     }
 
     /// "VALID: a serial queue owns the list." from the file's first comment.

@@ -26,6 +26,26 @@ public struct Grader {
         self.root = root
     }
 
+    /// The grader as `racelab check` sets it up: one lab's children all at once (unless `jobs`,
+    /// from --jobs, or RACELAB_JOBS says otherwise), a lab's marks all or nothing.
+    public static func forCheck(executable: URL, seed: UInt64, programName: String, root: URL?, jobs: Int?,
+                                environment: [String: String] = ProcessInfo.processInfo.environment) -> Grader {
+        var grader = Grader(executable: executable, seed: seed, programName: programName, root: root)
+        grader.jobs = jobs ?? ChildPool.jobs(forAll: grader.policy.childrenPerLab, environment: environment)
+        return grader
+    }
+
+    /// The grader as `racelab grade` sets it up: `jobs` children at once (default
+    /// `ChildPool.defaultJobs`) across every lab it grades, partial credit when asked for.
+    public static func forGrade(executable: URL, partialCredit: Bool = false, seed: UInt64, programName: String, root: URL?, jobs: Int?,
+                                environment: [String: String] = ProcessInfo.processInfo.environment) -> Grader {
+        var policy = GradingPolicy()
+        policy.partialCredit = partialCredit
+        var grader = Grader(executable: executable, policy: policy, seed: seed, programName: programName, root: root)
+        grader.jobs = jobs ?? ChildPool.defaultJobs(environment: environment)
+        return grader
+    }
+
     /// The variant graded for `lab`: the first exercise (the one Scenario.swift lists).
     public static func exercise(of lab: Lab) -> Lab.Variant? { lab.variants.first { $0.kind == .exercise } }
 

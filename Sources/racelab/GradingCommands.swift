@@ -21,8 +21,8 @@ extension RaceLabCommandLine {
     static let exportSpec = CommandSpec(name: "export", valueOptions: ["gradescope"], positionals: 0...1,
                                         usage: "racelab export DIR (a student kit), or racelab export --gradescope FILE.zip (a Gradescope autograder)")
     static let benchSpec = CommandSpec(
-        name: "bench", valueOptions: ["labs", "seed", "jobs"], flags: ["json"], positionals: 1...10_000,
-        usage: "racelab bench corpus [--labs a,b] [--seed S] [--jobs N] [--json] | racelab bench learners PATH...")
+        name: "bench", valueOptions: ["labs", "seed", "jobs", "seeds", "load"], flags: ["json"], positionals: 1...10_000,
+        usage: "racelab bench corpus [--labs a,b] [--seed S] [--seeds K] [--load N[,M...]] [--jobs N] [--json] | racelab bench agreement [--labs a,b] [--seed S] | racelab bench learners PATH...")
     static let calibrateSpec = CommandSpec(
         name: "calibrate", valueOptions: ["labs", "samples", "cap", "seed", "jobs"],
         usage: "racelab calibrate [--labs a,b] [--samples N] [--cap ITERATIONS] [--seed S] [--jobs N]")
@@ -50,7 +50,13 @@ extension RaceLabCommandLine {
                                             a GitHub Classroom workflow (.github/workflows/racelab.yml)
           racelab export --gradescope F.zip a Gradescope autograder: the kit, setup.sh, run_autograder
           racelab bench corpus [--labs a,b] grade the grading corpus (Tests/GradingCorpus): valid fixes must
-                                            score full marks, wrong ones nothing; an accuracy table
+                                            score full marks, wrong ones nothing; an accuracy table.
+                                            --seeds K: under K base seeds (S, S+10000, S+20000...);
+                                            --load N or --load 0,3: beside N busy-loop processes;
+                                            several conditions: the files whose verdict flips
+          racelab bench agreement [--labs a,b] [--seed S]
+                                            every corpus fix judged as check (seed S) and as grade
+                                            (seed S+1000000) would: the pass/fail disagreements
           racelab bench learners PATH...    minutes per lab on real learners, from their progress files
                                             (.racelab/progress.json; a folder: its own and each sub-folder's)
           racelab calibrate [--labs a,b]    measure how fast each broken variant is caught under stress
@@ -131,12 +137,10 @@ extension RaceLabCommandLine {
         try requireTSan()
         let root = packageRoot
         if let failed = rebuildIfExerciseChanged(lab) { return failed }
-        var grader = Grader(executable: childProgram, seed: try arguments.uint64("seed") ?? UInt64.random(in: 1...999_999),
-                            programName: program, root: root)
         // One lab's children, mostly waiting (holds, quiet periods, run loops): all of them at
-        // once, unless --jobs or RACELAB_JOBS says otherwise.
-        grader.jobs = try arguments.int("jobs", in: 1...64)
-            ?? ChildPool.jobs(forAll: grader.policy.childrenPerLab, environment: environment)
+        // once, unless --jobs or RACELAB_JOBS says otherwise (bench agreement sets it up the same).
+        let grader = Grader.forCheck(executable: childProgram, seed: try arguments.uint64("seed") ?? UInt64.random(in: 1...999_999),
+                                     programName: program, root: root, jobs: try arguments.int("jobs", in: 1...64), environment: environment)
         // The warnings hash the whole kit against its manifest (about 2 s in a debug TSan build):
         // worked out beside the passes, whose children mostly wait, not before them.
         let warnings = BackgroundResult { [childProgram] in StudentFeedback.warnings(for: lab, root: root, executable: childProgram) }
@@ -278,10 +282,9 @@ extension RaceLabCommandLine {
             stderrLine("racelab: harness failure: this racelab was built without ThreadSanitizer, so it cannot grade. Use `make grade` (it builds with --sanitize=thread)")
             return 1
         }
-        var policy = GradingPolicy()
-        policy.partialCredit = arguments.has("partial-credit")
-        var grader = Grader(executable: childProgram, policy: policy, seed: seed, programName: program, root: root)
-        grader.jobs = try jobs(arguments)
+        // Set up as bench agreement sets up its "grade" side.
+        let grader = Grader.forGrade(executable: childProgram, partialCredit: arguments.has("partial-credit"), seed: seed,
+                                     programName: program, root: root, jobs: try arguments.int("jobs", in: 1...64), environment: environment)
         let progressLine = ProgressLine(enabled: isatty(2) != 0)
         let rejections = ExerciseChecks.rejections(of: labs, root: root,
                                                    buildFolder: childProgram.deletingLastPathComponent())
@@ -422,36 +425,93 @@ extension RaceLabCommandLine {
     // MARK: bench
 
     func bench(_ arguments: ParsedArguments) throws(UsageError) -> Int32 {
-        if arguments.positionals[0] == "learners" { return try learners(Array(arguments.positionals.dropFirst())) }
-        guard arguments.positionals[0] == "corpus" else {
-            throw UsageError("unknown benchmark '\(arguments.positionals[0])'; valid: corpus, learners")
+        let which = arguments.positionals[0]
+        if which == "learners" { return try learners(Array(arguments.positionals.dropFirst())) }
+        guard which == "corpus" || which == "agreement" else {
+            throw UsageError("unknown benchmark '\(which)'; valid: corpus, agreement, learners")
         }
         guard arguments.positionals.count == 1 else {
-            throw UsageError("bench corpus takes no paths ('\(arguments.positionals[1])'); usage: \(Self.benchSpec.usage)")
+            throw UsageError("bench \(which) takes no paths ('\(arguments.positionals[1])'); usage: \(Self.benchSpec.usage)")
         }
+        if which == "agreement" { return try agreement(arguments) }
+        // Every value checked before any work (a bad one: one line, exit status 2).
+        let grid = try CorpusStability.Grid(arguments, randomSeed: UInt64.random(in: 1...999_999))
+        let jobs = try jobs(arguments)
         let root = try requireRoot()
         try requireTSan()
+        let labs = try corpusLabs(arguments)
+        let live = ProgressLine(enabled: isatty(2) != 0)
+        let json = arguments.has("json")
+        let started = Date()
+        var runs: [CorpusStability.Run] = []
+        for load in grid.loads {
+            let busy: BusyLoad
+            do { busy = try BusyLoad(count: load) } catch {
+                stderrLine("racelab: harness failure: \(error.message)")
+                return 1
+            }
+            defer { busy.stop() }
+            if !json { print("racelab bench corpus: load \(load): \(BusyLoad.describe(load))") }
+            for seed in grid.seeds {
+                var grader = Grader(executable: childProgram, seed: seed, programName: program, root: root)
+                grader.jobs = jobs
+                let benchmark = CorpusBenchmark(grader: grader, root: root, buildFolder: childProgram.deletingLastPathComponent(),
+                                                calibrations: CalibrationFile.read(packageAt: root))
+                let condition = CorpusStability.Condition(seed: seed, load: load)
+                let conditionStarted = Date()
+                let entries = benchmark.run(labs) { live.show((grid.isGrid ? "[\(condition.name)] " : "") + $0) }
+                live.clear()
+                let run = CorpusStability.Run(condition: condition, entries: entries, seconds: Date().timeIntervalSince(conditionStarted))
+                runs.append(run)
+                if !json {
+                    print("racelab bench corpus: \(entries.count) fix(es) of \(labs.count) lab(s), graded as exercises, base seed \(seed), load \(load)\n")
+                    print(CorpusBenchmark.table(entries, seconds: run.seconds) + "\n")
+                }
+            }
+        }
+        let report = CorpusStability.Report(grid: grid, load: BusyLoad.unit, runs: runs, seconds: Date().timeIntervalSince(started))
+        if json {
+            print(Self.json(report))
+        } else if grid.isGrid {
+            print(CorpusStability.flipTable(runs, flips: report.flips))
+            print(String(format: "\nWall time: %.0f s.", report.seconds))
+        }
+        let inaccurate = runs.flatMap(\.entries).contains { $0.falseAccept || $0.falseReject }
+        return inaccurate || !report.flips.isEmpty ? 1 : 0
+    }
+
+    /// The labs of --labs (default all) that have a grading corpus in this build.
+    func corpusLabs(_ arguments: ParsedArguments) throws(UsageError) -> [Lab] {
         let labs = try labList(arguments.string("labs")).filter { $0.variants.contains(where: \.kind.isCorpus) }
         guard !labs.isEmpty else {
             throw UsageError("no grading corpus in this build (Tests/GradingCorpus, registered in Sources/CorpusCatalog); a student kit has none")
         }
+        return labs
+    }
+
+    /// `racelab bench agreement`: every corpus fix judged as `racelab check` and as `racelab
+    /// grade` judge an exercise (GraderAgreement); exit 1 when any pass/fail verdict differs.
+    func agreement(_ arguments: ParsedArguments) throws(UsageError) -> Int32 {
+        if let other = ["seeds", "load", "jobs"].first(where: { arguments.string($0) != nil }) ?? (arguments.has("json") ? "json" : nil) {
+            throw UsageError("bench agreement takes --labs and --seed only (it sets up check and grade as they set themselves up), not --\(other)")
+        }
         let seed = try arguments.uint64("seed") ?? UInt64.random(in: 1...999_999)
-        var grader = Grader(executable: childProgram, seed: seed, programName: program, root: root)
-        grader.jobs = try jobs(arguments)
-        let benchmark = CorpusBenchmark(grader: grader, root: root, buildFolder: childProgram.deletingLastPathComponent(),
-                                        calibrations: CalibrationFile.read(packageAt: root))
+        let root = try requireRoot()
+        try requireTSan()
+        let labs = try corpusLabs(arguments)
+        let check = Grader.forCheck(executable: childProgram, seed: seed, programName: program, root: root, jobs: nil, environment: environment)
+        let grade = Grader.forGrade(executable: childProgram, seed: seed &+ GraderAgreement.gradeSeedOffset, programName: program, root: root,
+                                    jobs: nil, environment: environment)
+        let corpus = CorpusBenchmark(grader: grade, root: root, buildFolder: childProgram.deletingLastPathComponent(),
+                                     calibrations: CalibrationFile.read(packageAt: root))
         let live = ProgressLine(enabled: isatty(2) != 0)
         let started = Date()
-        let entries = benchmark.run(labs) { live.show($0) }
+        let rows = GraderAgreement(check: check, grade: grade, corpus: corpus).run(labs) { live.show($0) }
         live.clear()
-        let seconds = Date().timeIntervalSince(started)
-        if arguments.has("json") {
-            print(Self.json(entries))
-        } else {
-            print("racelab bench corpus: \(entries.count) fix(es) of \(labs.count) lab(s), graded as exercises, base seed \(seed)\n")
-            print(CorpusBenchmark.table(entries, seconds: seconds))
-        }
-        return entries.contains { $0.falseAccept || $0.falseReject } ? 1 : 0
+        print("racelab bench agreement: \(rows.count) fix(es) of \(labs.count) lab(s); as check: seed \(check.seed), \(check.jobs) children at once, "
+            + "one fix at a time; as grade: seed \(grade.seed), \(grade.jobs) at once, a lab's fixes together\n")
+        print(GraderAgreement.table(rows, seconds: Date().timeIntervalSince(started)))
+        return rows.allSatisfy(\.agree) ? 0 : 1
     }
 
     /// `racelab bench learners PATH...`: the class's minutes per lab, in the learning path's order.
