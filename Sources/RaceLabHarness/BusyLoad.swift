@@ -14,8 +14,10 @@ import Foundation
 /// dies any other way (SIGKILL) each loop notices within a fraction of a second that its parent
 /// is gone and ends.
 public final class BusyLoad: @unchecked Sendable {
-    /// The loop: about 20,000 additions between checks that racelab ($1) is still there.
-    public static let script = "while kill -0 \"$1\" 2>/dev/null; do i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; done"
+    /// The loop: about 20,000 additions between checks that racelab ($1) is still its parent
+    /// (read from /proc by the shell itself: a racelab killed but not yet reaped would still
+    /// answer `kill -0`).
+    public static let script = "while read -r _ _ _ ppid _ < /proc/self/stat && [ \"$ppid\" = \"$1\" ]; do i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; done"
     public static let shell = "/bin/sh"
 
     public let count: Int
