@@ -176,9 +176,9 @@ RL_INVISIBLE static int parse_numbers(const char *text, unsigned long long *out,
 }
 
 /// 1 when thread `tid` has something to do: it runs or can run, sleeps for a while and goes on
-/// by itself (a sleep, a wait with a time limit), or is in any other system call (memory, files:
-/// work under way). 0 when it has ended, or waits with no time limit for something only another
-/// thread can give it (a lock, a condition, a pipe, an event). `pool`: a dispatch pool thread
+/// by itself (a sleep, a wait with a time limit), or is in any other system call (memory, files,
+/// a pipe: work under way). 0 when it has ended, or waits with no time limit for something only
+/// another thread of the lab can give it (a lock, a condition, an event). `pool`: a dispatch pool thread
 /// not running a block the harness saw sent (libraries send some themselves: OperationQueue,
 /// Swift's tasks); idle, such a thread waits for work with a time limit, so any wait counts.
 RL_INVISIBLE static int thread_is_busy(int64_t tid, int pool) {
@@ -214,10 +214,8 @@ RL_INVISIBLE static int thread_is_busy(int64_t tid, int pool) {
     case SYS_select:
         return !pool && call[5] != 0;
 #endif
-    case SYS_read:
-    case SYS_readv:
-    case SYS_recvfrom:
-    case SYS_recvmsg:
+    // (Not a read: a thread that reads a pipe waits for another process, such as ThreadSanitizer's
+    // symbolizer while it writes a report, which is work under way.)
     case SYS_wait4:
     case SYS_waitid:
 #ifdef SYS_pause
