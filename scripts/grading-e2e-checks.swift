@@ -117,6 +117,12 @@ let expected: [String: (status: String, says: String)] = [
     "channel": ("rejected", "write(3"), "load-time": ("rejected", "@_section"), "process": ("rejected", "Process"),
     "graded-detector": ("rejected", "CommandLine"), "exit": ("rejected", "exit:"), "harness-import": ("rejected", "import RaceLabHarness"),
     "escape-loop": ("rejected", "posix_spawn"), "kill-grader": ("rejected", "kill"), "early-result": ("rejected", "write(3"),
+    "raw-memory": ("rejected", "no fix reads or writes files"), "shadow-scenario": ("rejected", "exports one name"),
+    "silgen-space-tsan-ignore": ("rejected", "@_silgen_name"), "syscall-peek-leak": ("rejected", "@_silgen_name"),
+    "keypath-hidden-read": ("rejected", "key paths"), "nsmutablearray-hidden": ("rejected", "NSMutableArray"),
+    "skip-slow-adder": ("failed", "app's adder"), "immortal-child": ("failed", "went on for"),
+    "report-spoof-escapes": ("failed", "not fixed yet"), "fifo-exercise": ("rejected", "not a regular file"),
+    "sparse-readme": ("failed", "not fixed yet"),
     "stdout-forger": ("failed", "not fixed yet"), "solutions": ("failed", "not fixed yet"), "half-fixed": ("failed", "not fixed yet"),
 ]
 check(Set(rows.keys) == Set(expected.keys), "every attack graded: \(rows.keys.sorted())")
@@ -127,6 +133,10 @@ for (student, want) in expected.sorted(by: { $0.key < $1.key }) where rows[stude
     check(r.number("score") == 0 && double(r.gradescope["score"]) == 0 && lab["status"] as? String == want.status && message.contains(want.says),
           "attack \(student): \(short(lab["status"], 10)) 0/\(Int(double(lab["maxScore"]))): \(short(message, 120))")
 }
+
+// A report quotes what a student's code showed: a text report must show, not obey, escape codes.
+let spoof = (try? String(contentsOfFile: "\(work)/grades-attacks/report-spoof-escapes.text", encoding: .utf8)) ?? ""
+check(!spoof.isEmpty && !spoof.unicodeScalars.contains { $0.value == 0x1B }, "attack report-spoof-escapes: its text report holds no escape character")
 
 // Checks off: the other defences.
 for student in ["1-poisoner", "2-half-fixed", "3-thief", "4-channel"] {

@@ -9,8 +9,9 @@
 #      a hidden folder (.sneaky, solved), an archive layout (archive/racelab-kit/..., solved), a
 #      submission whose Sources/ is a link out of it, a submission that is itself a link, and a
 #      plain file; racelab grade-all grades every lab of every entry;
-#   3. the attacks in scripts/attacks/ (each a list-adder exercise), graded on list-adder: every
-#      one scores 0 and says why (rejected, does not compile, or caught);
+#   3. the attacks in scripts/attacks/ (each a list-adder exercise), graded on list-adder, and two
+#      made of files (a FIFO for an exercise, a 1 TiB sparse README.md): every one scores 0 and
+#      says why (rejected, does not compile, or caught), and grade-all grades them all;
 #   4. the same harness with the exercise checks OFF (test only; memory safety off too): a
 #      poisoner graded before a half-fixed exercise, a load-time thief, a channel forger, an
 #      escape loop that would kill other students' children, a killer of the grader and an early
@@ -69,8 +70,14 @@ for attack in "$ATTACKS"/*.swift; do
     cp -R "$WORK/kit" "$WORK/attacks/$name"
     cp "$attack" "$WORK/attacks/$name/Labs/ListAdder/Exercise.swift"
 done
+# Submissions that attack the grader through the file system rather than through code: an
+# exercise that is a FIFO (an open() that never returns), a 1 TiB sparse README.md.
+cp -R "$WORK/kit" "$WORK/attacks/fifo-exercise" && rm "$WORK/attacks/fifo-exercise/Labs/ListAdder/Exercise.swift" \
+    && mkfifo "$WORK/attacks/fifo-exercise/Labs/ListAdder/Exercise.swift"
+cp -R "$WORK/kit" "$WORK/attacks/sparse-readme" && truncate -s 1T "$WORK/attacks/sparse-readme/README.md"
 (cd "$WORK" && "$RACELAB" grade-all attacks --kit kit --output grades-attacks --format json --seed 2026 --labs list-adder)
 cat "$WORK/grades-attacks/summary.csv"
+rm -rf "$WORK/attacks/sparse-readme" "$WORK/attacks/fifo-exercise"  # (nothing else should read them)
 
 say "with the exercise checks OFF (test only): a poisoner before a half-fixed exercise, a load-time thief, a channel forger"
 mkdir -p "$WORK/unchecked"

@@ -110,9 +110,10 @@ public enum ScenarioDriver {
     static let stressPreemptIntervalMicroseconds: Int64 = 50
     static let stressPreemptSleepMicroseconds: Int64 = 300
 
-    /// After an iteration, how long its screens may take to be released (a block still
-    /// finishing on another thread may hold the last reference).
-    static let screenReleaseWait = 0.5
+    /// After an iteration, the most its screens may take to be released (a block still finishing
+    /// on another thread may hold the last reference): a cap; the wait ends as soon as every
+    /// screen is gone or the lab is quiet.
+    static let screenReleaseWait = 30.0
 
     /// Whether a screen released off the main thread fails a run of this kind of variant (true)
     /// or is only a note. Broken variants are judged on their own bug; reference fixes always

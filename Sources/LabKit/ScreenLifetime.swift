@@ -70,12 +70,15 @@ public final class ScreenLifetime: Sendable {
     public func alive(in iteration: Int64) -> Int { lock.withLock { alive[iteration] ?? 0 } }
 
     /// Waits (on the main thread, spinning its run loop, where queued blocks let go of what they
-    /// hold) until no screen of `iteration` is alive, or `timeout` passed; then every release
-    /// recorded since the last call. A screen still alive then is left out: something kept it.
+    /// hold) until no screen of `iteration` is alive, or the lab is quiet with one still alive
+    /// (nothing left running will let go of it: something keeps it), or `timeout` passed; then
+    /// every release recorded since the last call. A screen still alive then is left out.
     public func awaitReleases(of iteration: Int64, timeout: Double) -> [Release] {
         let end = Date(timeIntervalSinceNow: timeout)
-        while alive(in: iteration) > 0 && Date() < end {
+        var quietLooks = 0
+        while alive(in: iteration) > 0 && Date() < end && quietLooks < 2 {
             RunLoop.main.run(until: Date(timeIntervalSinceNow: 0.001))
+            quietLooks = LabQuiet.now ? quietLooks + 1 : 0
         }
         return drain()
     }
