@@ -123,7 +123,7 @@ let expected: [String: (status: String, says: String)] = [
     "skip-slow-adder": ("failed", "app's adder"), "immortal-child": ("failed", "went on for"),
     "report-spoof-escapes": ("failed", "not fixed yet"), "fifo-exercise": ("rejected", "not a regular file"),
     "sparse-readme": ("failed", "not fixed yet"),
-    "stdout-forger": ("failed", "not fixed yet"), "solutions": ("failed", "not fixed yet"), "half-fixed": ("failed", "not fixed yet"),
+    "stdout-forger": ("failed", "not fixed yet"), "solutions": ("rejected", "exports one name"), "half-fixed": ("failed", "not fixed yet"),
 ]
 check(Set(rows.keys) == Set(expected.keys), "every attack graded: \(rows.keys.sorted())")
 for (student, want) in expected.sorted(by: { $0.key < $1.key }) where rows[student] != nil {
