@@ -32,9 +32,16 @@
 #include "Invisible.h"
 
 enum { RL_RECENT_THREADS = 32, RL_IDLE_POLL_MAX_US = 250, RL_DOZE_AFTER_US = 5000, RL_DOZE_MAX_US = 5000 };
+// CPU a thread may use after the handler returns to get back into the call it was blocked in.
+enum { RL_HANDLER_RETURN_NS = 50000 };
 
 // Threads off the main thread seen at a checkpoint lately (a ring: old entries are overwritten).
 static int64_t recent_threads[RL_RECENT_THREADS];
+// Per ring slot, the thread's CPU time as the handler last returned on it: what it spends
+// handling our own signal is not running. (Counted as running, a thread blocked on a lock or a
+// condition was signalled again and again: each signal woke it, the wake-up used CPU, which made
+// it look as if it ran, and it slept in the handler most of the time, never quiet.)
+static int64_t handled_cpu_ns[RL_RECENT_THREADS];
 static int64_t recent_next;
 
 static int preempting;
@@ -67,6 +74,7 @@ RL_INVISIBLE void rl_preemption_note_thread(int64_t tid) {
         if (LOAD(&recent_threads[i]) == tid) return;
     }
     int64_t slot = __atomic_fetch_add(&recent_next, 1, __ATOMIC_RELAXED) % RL_RECENT_THREADS;
+    STORE(&handled_cpu_ns[slot], 0);
     STORE(&recent_threads[slot], tid);
 }
 
@@ -129,20 +137,10 @@ RL_INVISIBLE int rl_blocked_watch_look(rl_blocked_watch *watch, int64_t tid, int
 RL_INVISIBLE static int rl_thread_state(int64_t tid) {
 #if defined(__linux__)
     if (tid <= 0) return 0;
-    char path[64], text[64];
-    int length = 0;
-    char digits[24];
-    int n = 0;
-    for (int64_t left = tid; n == 0 || left > 0; left /= 10) digits[n++] = (char)('0' + left % 10);
-    for (const char *c = "/proc/self/task/"; *c; c++) path[length++] = *c;
-    while (n > 0) path[length++] = digits[--n];
-    for (const char *c = "/syscall"; *c; c++) path[length++] = *c;
-    path[length] = 0;
-    int fd = (int)syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return -1;
-    long got = syscall(SYS_read, fd, text, sizeof text - 1);
-    syscall(SYS_close, fd);
-    if (got <= 0 || text[0] < '0' || text[0] > '9') return 0;  // "running", or "-1" (in none)
+    char text[64];
+    long got = rl_read_task_file(tid, "syscall", text, sizeof text);
+    if (got < 0) return -1;
+    if (got == 0 || text[0] < '0' || text[0] > '9') return 0;  // "running", or "-1" (in none)
     long number = 0;
     for (int i = 0; i < got && text[i] >= '0' && text[i] <= '9'; i++) number = number * 10 + (text[i] - '0');
     return number != SYS_nanosleep && number != SYS_clock_nanosleep && number != SYS_sched_yield;
@@ -212,6 +210,8 @@ RL_INVISIBLE static int hold_now(void) {
     return 1;
 }
 
+RL_INVISIBLE static int64_t thread_cpu_ns(int64_t tid);
+
 // The handler: the thread sleeps where the signal found it (or is held there, when asked).
 RL_INVISIBLE static void on_preempt(int number) {
     (void)number;
@@ -223,6 +223,10 @@ RL_INVISIBLE static void on_preempt(int number) {
     }
     int64_t max_us = LOAD(&sleep_max_us);
     if (max_us > 0) raw_sleep_us(1 + (int64_t)(draw() % (uint64_t)max_us));
+    int64_t self = rl_current_thread_id();
+    for (int i = 0; i < RL_RECENT_THREADS; i++) {
+        if (LOAD(&recent_threads[i]) == self) STORE(&handled_cpu_ns[i], thread_cpu_ns(self));
+    }
     errno = saved;
 }
 
@@ -261,7 +265,9 @@ RL_INVISIBLE static void *send_signals(void *unused) {
                 seen_tid[i] = 0;
                 continue;
             }
-            if (seen_tid[i] == tid && ns > seen_ns[i]) running[count++] = tid;
+            // Ran since the last look, beyond going back to where our signal found it.
+            int64_t floor = LOAD(&handled_cpu_ns[i]) + RL_HANDLER_RETURN_NS;
+            if (seen_tid[i] == tid && ns > seen_ns[i] && ns > floor) running[count++] = tid;
             seen_tid[i] = tid;
             seen_ns[i] = ns;
         }

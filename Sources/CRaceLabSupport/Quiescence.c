@@ -35,7 +35,6 @@ static int slot_is_paused[RL_QUIET_SLOTS];  // paused at a scripted checkpoint: 
 static int slot_running[RL_QUIET_SLOTS];    // blocks this thread is running (nested: a sync inside)
 static int slot_is_held[RL_QUIET_SLOTS];    // held by the harness (a preemption): busy, whatever it waits on
 static pthread_key_t slot_key;
-static pthread_once_t slot_key_once = PTHREAD_ONCE_INIT;
 
 RL_INVISIBLE static void forget_slot(void *slot) {
     intptr_t index = (intptr_t)slot - 1;
@@ -47,12 +46,11 @@ RL_INVISIBLE static void thread_ended(void *slot) {
     ADD(&threads_alive, -1);
 }
 
-RL_INVISIBLE static void make_key(void) { pthread_key_create(&slot_key, thread_ended); }
+// Made at load time, while the process has one thread: no pthread_once, which ThreadSanitizer
+// would see as an ordering between every thread that asks for its slot.
+__attribute__((constructor)) RL_INVISIBLE static void make_key(void) { pthread_key_create(&slot_key, thread_ended); }
 
-RL_INVISIBLE static intptr_t own_slot(void) {
-    pthread_once(&slot_key_once, make_key);
-    return (intptr_t)pthread_getspecific(slot_key) - 1;
-}
+RL_INVISIBLE static intptr_t own_slot(void) { return (intptr_t)pthread_getspecific(slot_key) - 1; }
 
 RL_INVISIBLE void rl_quiet_begin_story(void) {
     ADD(&story, 1);
@@ -91,7 +89,6 @@ RL_INVISIBLE void rl_quiet_thread_not_started(void) {
 }
 
 RL_INVISIBLE void rl_quiet_thread_began(int is_pool) {
-    pthread_once(&slot_key_once, make_key);
     int64_t tid = syscall(SYS_gettid);
     pthread_setspecific(slot_key, (void *)(intptr_t)(RL_QUIET_SLOTS + 1));  // no slot: still counted alive
     for (intptr_t index = 0; index < RL_QUIET_SLOTS; index++) {
@@ -110,7 +107,6 @@ RL_INVISIBLE void rl_quiet_thread_began(int is_pool) {
 }
 
 RL_INVISIBLE void rl_quiet_ignore_this_thread(void) {
-    pthread_once(&slot_key_once, make_key);
     void *slot = pthread_getspecific(slot_key);
     if (slot == NULL) return;
     forget_slot(slot);  // still alive: counted until it ends (its key is kept for that)
@@ -133,8 +129,7 @@ RL_INVISIBLE void rl_quiet_paused(int paused) {
     if (index >= 0 && index < RL_QUIET_SLOTS) STORE(&slot_is_paused[index], paused);
 }
 
-// A small /proc file of one of our threads into `text` (NUL-terminated); its length, or -1.
-RL_INVISIBLE static long read_task_file(int64_t tid, const char *name, char *text, long size) {
+RL_INVISIBLE long rl_read_task_file(int64_t tid, const char *name, char *text, long size) {
     char path[96];
     int length = 0;
     char digits[24];
@@ -183,14 +178,14 @@ RL_INVISIBLE static int parse_numbers(const char *text, unsigned long long *out,
 /// Swift's tasks); idle, such a thread waits for work with a time limit, so any wait counts.
 RL_INVISIBLE static int thread_is_busy(int64_t tid, int pool) {
     char text[512];
-    if (read_task_file(tid, "stat", text, sizeof text) <= 0) return 0;  // ended
+    if (rl_read_task_file(tid, "stat", text, sizeof text) <= 0) return 0;  // ended
     const char *state = NULL;
     for (const char *c = text; *c; c++) if (*c == ')') state = c;
     if (state == NULL || state[1] != ' ') return 1;
     char letter = state[2];
     if (letter == 'Z' || letter == 'X') return 0;
     if (letter != 'S') return 1;  // R: running or runnable; D: in the kernel on its way
-    if (read_task_file(tid, "syscall", text, sizeof text) <= 0) return 1;
+    if (rl_read_task_file(tid, "syscall", text, sizeof text) <= 0) return 1;
     unsigned long long call[7] = {0};
     // "running", or "-1 ..." (blocked outside any system call): busy.
     if (text[0] < '0' || text[0] > '9' || parse_numbers(text, call, 7) < 1) return 1;

@@ -141,6 +141,9 @@ void rl_quiet_held(int held);
 /// kernel id, -1 for waiting work, -2 for a thread being created. `threads_only`: the threads
 /// alone (work waiting for the main queue, which a busy main thread does not run, is left out).
 int rl_quiet_look(int64_t *busy, int threads_only);
+/// A small /proc/self/task/TID/NAME file of one of this process's threads into `text`
+/// (NUL-terminated), with raw system calls (no interceptor); its length, or -1.
+long rl_read_task_file(int64_t tid, const char *name, char *text, long size);
 /// Work sent to the main queue, or after a delay, not yet begun.
 int64_t rl_quiet_queued_work(void);
 
