@@ -220,7 +220,9 @@ RL_INVISIBLE static void *start_tracked(void *raw) {
     free(raw);
     rl_quiet_thread_began(started.is_pool);
     if (started.takes_hold) rl_hold_take_over();
-    return started.start(started.argument);
+    void *result = started.start(started.argument);
+    rl_story_end_hold_here();  // before what the thread's closure captured is let go of
+    return result;
 }
 
 /// Whether `start` is libdispatch's own (a pool or manager thread: busy only while it runs a

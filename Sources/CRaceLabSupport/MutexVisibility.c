@@ -10,8 +10,15 @@
 // that tell TSan what really happened (acquire after taking the lock, release before giving it
 // up), on the lock's own address. Nothing is hidden: an access outside the lock is still a race.
 
+#if defined(__linux__)
 extern void __tsan_acquire(void *address) __attribute__((weak));
 extern void __tsan_release(void *address) __attribute__((weak));
+#else
+// Apple's linker refuses weak references no linked library defines (a build without TSan); and
+// there Mutex is an os_unfair_lock, which TSan sees: the trampolines are not needed.
+#define __tsan_acquire ((void (*)(void *))NULL)
+#define __tsan_release ((void (*)(void *))NULL)
+#endif
 
 // The library's own slow paths, found behind the trampolines (NULL on a toolchain without them;
 // then nothing calls the trampolines either).

@@ -78,6 +78,36 @@ RL_INVISIBLE void rl_preemption_note_thread(int64_t tid) {
     STORE(&recent_threads[slot], tid);
 }
 
+RL_INVISIBLE static int rl_thread_state(int64_t tid);
+
+RL_INVISIBLE int rl_blocked_watch_look(rl_blocked_watch *watch, int64_t tid, int64_t for_ns) {
+    int state = rl_thread_state(tid);
+    if (state < 0) return -1;
+    int64_t now = rl_monotonic_ns();
+    watch->since = state == 1 ? (watch->since ? watch->since : now) : 0;
+    return watch->since != 0 && now - watch->since >= for_ns;
+}
+
+// 1 if thread `tid` of this process waits in the kernel for something other than time (a lock,
+// a condition, a read): from /proc/self/task/TID/syscall, the system call it is in ("running"
+// when in none). A sleep does not count: the stress pass's own preemptions and jitter sleep.
+// 0 if it does not; -1 if there is no such thread.
+RL_INVISIBLE static int rl_thread_state(int64_t tid) {
+#if defined(__linux__)
+    if (tid <= 0) return 0;
+    char text[64];
+    long got = rl_read_task_file(tid, "syscall", text, sizeof text);
+    if (got < 0) return -1;
+    if (got == 0 || text[0] < '0' || text[0] > '9') return 0;  // "running", or "-1" (in none)
+    long number = 0;
+    for (int i = 0; i < got && text[i] >= '0' && text[i] <= '9'; i++) number = number * 10 + (text[i] - '0');
+    return number != SYS_nanosleep && number != SYS_clock_nanosleep && number != SYS_sched_yield;
+#else
+    (void)tid;
+    return 0;
+#endif
+}
+
 #if defined(__linux__)
 RL_INVISIBLE static void raw_sleep_us(int64_t us) {
     struct timespec nap = {us / 1000000, (us % 1000000) * 1000};
@@ -118,36 +148,6 @@ RL_INVISIBLE static int64_t now_ns(void) {
     struct timespec now;
     syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &now);
     return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
-}
-
-RL_INVISIBLE static int rl_thread_state(int64_t tid);
-
-RL_INVISIBLE int rl_blocked_watch_look(rl_blocked_watch *watch, int64_t tid, int64_t for_ns) {
-    int state = rl_thread_state(tid);
-    if (state < 0) return -1;
-    int64_t now = now_ns();
-    watch->since = state == 1 ? (watch->since ? watch->since : now) : 0;
-    return watch->since != 0 && now - watch->since >= for_ns;
-}
-
-// 1 if thread `tid` of this process waits in the kernel for something other than time (a lock,
-// a condition, a read): from /proc/self/task/TID/syscall, the system call it is in ("running"
-// when in none). A sleep does not count: the stress pass's own preemptions and jitter sleep.
-// 0 if it does not; -1 if there is no such thread.
-RL_INVISIBLE static int rl_thread_state(int64_t tid) {
-#if defined(__linux__)
-    if (tid <= 0) return 0;
-    char text[64];
-    long got = rl_read_task_file(tid, "syscall", text, sizeof text);
-    if (got < 0) return -1;
-    if (got == 0 || text[0] < '0' || text[0] > '9') return 0;  // "running", or "-1" (in none)
-    long number = 0;
-    for (int i = 0; i < got && text[i] >= '0' && text[i] <= '9'; i++) number = number * 10 + (text[i] - '0');
-    return number != SYS_nanosleep && number != SYS_clock_nanosleep && number != SYS_sched_yield;
-#else
-    (void)tid;
-    return 0;
-#endif
 }
 
 // Where the handler was called from, as one number: the return addresses on the stack and the
@@ -459,7 +459,11 @@ RL_INVISIBLE int rl_hold_wait_held(int64_t within_ns) {
 }
 
 RL_INVISIBLE int rl_hold_is_holding(void) {
+#if defined(__linux__)
     return LOAD(&hold_state) == RL_HOLD_HOLDING;
+#else
+    return 0;
+#endif
 }
 
 RL_INVISIBLE void rl_hold_release(void) {

@@ -32,6 +32,7 @@ static int64_t threads_alive;     // created through pthread_create and not yet 
 static int64_t slot_thread[RL_QUIET_SLOTS];  // kernel thread id, 0: free
 static int slot_is_pool[RL_QUIET_SLOTS];
 static int slot_is_paused[RL_QUIET_SLOTS];  // paused at a scripted checkpoint: waits for the story
+static int slot_story_held[RL_QUIET_SLOTS];  // in a hold that waits for the story (StoryHolds.c)
 static int slot_running[RL_QUIET_SLOTS];    // blocks this thread is running (nested: a sync inside)
 static int slot_is_held[RL_QUIET_SLOTS];    // held by the harness (a preemption): busy, whatever it waits on
 static pthread_key_t slot_key;
@@ -89,13 +90,14 @@ RL_INVISIBLE void rl_quiet_thread_not_started(void) {
 }
 
 RL_INVISIBLE void rl_quiet_thread_began(int is_pool) {
-    int64_t tid = syscall(SYS_gettid);
+    int64_t tid = rl_current_thread_id();
     pthread_setspecific(slot_key, (void *)(intptr_t)(RL_QUIET_SLOTS + 1));  // no slot: still counted alive
     for (intptr_t index = 0; index < RL_QUIET_SLOTS; index++) {
         int64_t expected = 0;
         if (__atomic_compare_exchange_n(&slot_thread[index], &expected, tid, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
             STORE(&slot_is_pool[index], is_pool);
             STORE(&slot_is_paused[index], 0);
+            STORE(&slot_story_held[index], 0);
             STORE(&slot_running[index], 0);
             STORE(&slot_is_held[index], 0);
             pthread_setspecific(slot_key, (void *)(index + 1));
@@ -124,12 +126,18 @@ RL_INVISIBLE void rl_quiet_held(int held) {
     if (index >= 0 && index < RL_QUIET_SLOTS) STORE(&slot_is_held[index], held);
 }
 
+RL_INVISIBLE void rl_quiet_story_held(int held) {
+    intptr_t index = own_slot();
+    if (index >= 0 && index < RL_QUIET_SLOTS) STORE(&slot_story_held[index], held);
+}
+
 RL_INVISIBLE void rl_quiet_paused(int paused) {
     intptr_t index = own_slot();
     if (index >= 0 && index < RL_QUIET_SLOTS) STORE(&slot_is_paused[index], paused);
 }
 
 RL_INVISIBLE long rl_read_task_file(int64_t tid, const char *name, char *text, long size) {
+#if defined(__linux__)
     char path[96];
     int length = 0;
     char digits[24];
@@ -147,8 +155,13 @@ RL_INVISIBLE long rl_read_task_file(int64_t tid, const char *name, char *text, l
     if (got < 0) return -1;
     text[got] = 0;
     return got;
+#else
+    (void)tid, (void)name, (void)text, (void)size;
+    return -1;  // no /proc
+#endif
 }
 
+#if defined(__linux__)
 // "202 0x7f.. 0x189 0x0 0x7f.." -> the numbers (the call's number, then its arguments).
 RL_INVISIBLE static int parse_numbers(const char *text, unsigned long long *out, int capacity) {
     int count = 0;
@@ -225,6 +238,38 @@ RL_INVISIBLE static int thread_is_busy(int64_t tid, int pool) {
     }
 }
 
+#else
+// No /proc: a thread's wait cannot be told from its work. A clock stands in (see rl_quiet_look).
+RL_INVISIBLE static int thread_is_busy(int64_t tid, int pool) {
+    (void)tid, (void)pool;
+    return 0;
+}
+#endif
+
+RL_INVISIBLE int rl_quiet_is_lab_thread(int pool) {
+    intptr_t index = own_slot();
+    return index >= 0 && index < RL_QUIET_SLOTS && (pool || !LOAD(&slot_is_pool[index]));
+}
+
+RL_INVISIBLE int rl_quiet_waits_untimed(int64_t tid) {
+#if defined(__linux__)
+    // Only a futex: a run loop's poll (ppoll, epoll) shows no time limit although a timer
+    // descriptor in its set wakes it (Foundation's run loop on Linux).
+    char text[512];
+    if (rl_read_task_file(tid, "stat", text, sizeof text) <= 0) return 0;
+    const char *state = NULL;
+    for (const char *c = text; *c; c++) if (*c == ')') state = c;
+    if (state == NULL || state[1] != ' ' || state[2] != 'S') return 0;
+    if (rl_read_task_file(tid, "syscall", text, sizeof text) <= 0) return 0;
+    unsigned long long call[7] = {0};
+    if (text[0] < '0' || text[0] > '9' || parse_numbers(text, call, 7) < 5) return 0;
+    return (long)call[0] == SYS_futex && call[4] == 0;
+#else
+    (void)tid;
+    return 0;
+#endif
+}
+
 RL_INVISIBLE int rl_quiet_look(int64_t *busy, int threads_only) {
     if (LOAD(&threads_starting) > 0) {
         *busy = -2;
@@ -234,14 +279,28 @@ RL_INVISIBLE int rl_quiet_look(int64_t *busy, int threads_only) {
         *busy = -1;
         return 0;
     }
+#if !defined(__linux__)
+    // Without /proc, quiet is a clock's guess: no checkpoint hit for 50 ms (a thread that works
+    // between checkpoints for longer looks quiet). Said to the user (PlatformChecks).
+    if (rl_monotonic_ns() - rl_checkpoint_last_activity_ns() < 50000000) {
+        *busy = -4;
+        return 0;
+    }
+#endif
     for (int index = 0; index < RL_QUIET_SLOTS; index++) {
         int64_t tid = LOAD(&slot_thread[index]);
-        if (tid == 0 || LOAD(&slot_is_paused[index])) continue;
+        if (tid == 0 || LOAD(&slot_is_paused[index]) || LOAD(&slot_story_held[index])) continue;
         int pool = LOAD(&slot_is_pool[index]) && LOAD(&slot_running[index]) == 0;
         if (LOAD(&slot_is_held[index]) || thread_is_busy(tid, pool)) {
             *busy = tid;
             return 0;
         }
+    }
+    // Quiet but for threads that hold a strong reference until the user's next action: the
+    // story waits, so no action is coming. They go on (StoryHolds.c), and are busy again.
+    if (rl_story_end_strong_holds()) {
+        *busy = -3;
+        return 0;
     }
     *busy = 0;
     return 1;

@@ -7,14 +7,22 @@
 #include <sys/prctl.h>
 #endif
 
+#if defined(__APPLE__)
+#include <dlfcn.h>
+// Apple's linker refuses a weak reference no linked library defines (a build without TSan), and
+// dyld binds a hook the TSan dylib looks for only if the program's own definition is weak.
+#define RL_TSAN_HOOK __attribute__((weak))
+#else
 // Present only when the TSan runtime is linked in (weak: NULL otherwise).
 extern void __tsan_init(void) __attribute__((weak));
+#define RL_TSAN_HOOK
+#endif
 
 static int64_t tsan_reports;
 
 // TSan calls this (a weak hook in its runtime) after printing each report, with its internal
 // locks held: touch only an atomic here.
-__attribute__((no_sanitize("thread"), visibility("default")))
+RL_TSAN_HOOK __attribute__((no_sanitize("thread"), visibility("default")))
 void __tsan_on_report(const void *report) {
     (void)report;
     __atomic_add_fetch(&tsan_reports, 1, __ATOMIC_RELAXED);
@@ -22,7 +30,13 @@ void __tsan_on_report(const void *report) {
 }
 
 __attribute__((no_sanitize("thread")))
-int rl_tsan_enabled(void) { return __tsan_init != NULL; }
+int rl_tsan_enabled(void) {
+#if defined(__APPLE__)
+    return dlsym(RTLD_DEFAULT, "__tsan_init") != NULL;
+#else
+    return __tsan_init != NULL;
+#endif
+}
 
 __attribute__((no_sanitize("thread")))
 int64_t rl_tsan_report_count(void) { return __atomic_load_n(&tsan_reports, __ATOMIC_RELAXED); }
@@ -40,5 +54,5 @@ int rl_die_with_parent(void) {
 // TSanEnvironment). TSan sleeps 1 s at exit by default to catch late races: a second added to
 // every `racelab` command and to each of the test processes of `make test`. 100 ms, as the
 // children have.
-__attribute__((no_sanitize("thread"), visibility("default")))
+RL_TSAN_HOOK __attribute__((no_sanitize("thread"), visibility("default")))
 const char *__tsan_default_options(void) { return "atexit_sleep_ms=100"; }

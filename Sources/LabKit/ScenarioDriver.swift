@@ -154,6 +154,7 @@ public enum ScenarioDriver {
                                                                        stressPreemptSleepMicroseconds) == 0
         let signalsAtStart = rl_preemption_signals_sent()
         defer { if preempting { rl_preemption_stop() } }
+        let strict = Self.holdsToViewRelease(lab.variant(named: plan.variant)?.kind, exerciseKeepsIt: lab.exerciseKeepsViewReleaseOnMain)
         var index = 0
         while index < schedule.count {
             let iteration = index + 1
@@ -170,7 +171,13 @@ public enum ScenarioDriver {
             let run = ScenarioRun(mode: plan.mode, iteration: iteration, seed: seed, exploration: exploration, onFailure: onFailure)
             if let point, point.pause == 0 { Checkpoint.armAny(hit: point.hit, limit: ExplorationPoint.timedHold, storyReleases: false) }
             ScreenLifetimes.shared.beginIteration(Int64(iteration))
+            // Explore and stress: a lab thread waits at its end until the story is over, and one
+            // that takes a strong reference to a controller waits with it until the user's next
+            // action (StoryHolds.c): what it holds is let go of last, off main, every time.
+            let holds = plan.mode != .scripted
+            rl_story_holds_begin(holds ? 1 : 0, holds && strict ? 1 : 0)
             lab.play(variant: plan.variant, in: run)
+            rl_story_holds_over()
             Checkpoint.setJitter(seed: 0, maxMicroseconds: 0)
             Checkpoint.setHolds(permille: 0, maxMicroseconds: 0)
             if case .survey = exploration {
@@ -193,7 +200,6 @@ public enum ScenarioDriver {
             // A screen stands for a view, which must be released on the main thread. A fixed
             // variant proves it every iteration, and so does an exercise (or a corpus fix) once
             // the learning path has taught the rule; elsewhere it is a note.
-            let strict = Self.holdsToViewRelease(lab.variant(named: plan.variant)?.kind, exerciseKeepsIt: lab.exerciseKeepsViewReleaseOnMain)
             let releases = ScreenLifetimes.shared.awaitReleases(of: Int64(iteration), timeout: screenReleaseWait)
             // A screen that died off main takes its label and spinner with it: one report, not three.
             let screensOffMain = Set(releases.filter { !$0.onMainThread && !$0.isPart }.map(\.threadID))

@@ -1,3 +1,4 @@
+import CRaceLabSupport
 import Foundation
 
 /// An invariant that did not hold, with where the scenario checked it.
@@ -89,6 +90,7 @@ public final class ScenarioRun {
     public func user(_ description: String, _ action: () -> Void) {
         TraceFile.note(.action, description)
         action()
+        rl_story_user_action_ended()
     }
 
     /// Scripted mode: arm `checkpoint` so that the thread making its `hit`-th arrival there

@@ -8,9 +8,11 @@ open class ScreenController {
 
     public init(screenName: String) {
         self.screenName = screenName
+        rl_story_watch(Int(bitPattern: ObjectIdentifier(self)), 1)  // StoryHolds.c: a strong load of it may be held
     }
 
     deinit {
+        rl_story_watch(Int(bitPattern: ObjectIdentifier(self)), 0)
         if !Thread.isMainThread { TraceFile.note(.failure, "deinit of \(screenName) here") }
         DeallocationLog.shared.record(screenName, onMainThread: Thread.isMainThread)
     }

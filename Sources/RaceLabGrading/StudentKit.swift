@@ -9,6 +9,9 @@ import TSanReports
 /// and its grader runs. A manifest of every shipped file's hash (`racelab-kit.json`) is written
 /// last: grading uses it to tell an edited exercise from an edited harness.
 public enum StudentKit {
+    /// The development container (VS Code Dev Containers, GitHub Codespaces), shipped in every kit.
+    public static let devcontainerPath = ".devcontainer/devcontainer.json"
+
     public struct Summary: Sendable {
         public var destination: URL
         public var manifest: KitManifest
@@ -56,6 +59,18 @@ public enum StudentKit {
             }
         } catch {
             throw ExportError("cannot write the kit to '\(destination.path)': \(error.localizedDescription)")
+        }
+        // The container the grader's system runs in (outside the manifest, like the workflow: grading
+        // never reads it). A student on a Mac or on Windows opens the kit in it.
+        let container = source.appendingPathComponent(devcontainerPath)
+        if fileManager.fileExists(atPath: container.path) {
+            let file = target.appendingPathComponent(devcontainerPath)
+            do {
+                try fileManager.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(contentsOf: container).write(to: file)
+            } catch {
+                throw ExportError("cannot write \(devcontainerPath): \(error.localizedDescription)")
+            }
         }
         if let workflow {
             let file = target.appendingPathComponent(ClassroomWorkflow.path)

@@ -158,6 +158,7 @@ extension RaceLabCommandLine {
         }
         progressLine.clear()
         print(StudentFeedback.render(grade, seed: grader.seed, warnings: warnings.value, hintCount: LessonHints.hints(for: lab).count))
+        if let note = PlatformChecks.here.note { print(note) }
         let isolation = ChildIsolation.probe(executable: childProgram)
         if !isolation.isComplete {
             // The grader's isolation does not change a verdict; but say where it is missing.

@@ -287,6 +287,7 @@ public struct RaceLabCommandLine {
         } else {
             let colour = isatty(1) != 0 && environment["NO_COLOR"] == nil
             print("RaceLab: \(labs.count) lab(s), \(settings.runs) run(s) per variant and mode, base seed \(settings.seed), ThreadSanitizer on\n")
+            if let note = PlatformChecks.here.note { print(note + "\n") }
             print(TableReporter(colour: colour).render(outcomes, compiler: report.compiler))
             if arguments.has("trace") { print("\n" + SwimlaneRenderer.render(outcomes)) }
             let failed = outcomes.filter { !$0.met }.count

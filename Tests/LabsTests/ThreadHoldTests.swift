@@ -28,6 +28,21 @@ final class ThreadHoldTests: XCTestCase {
         _ = try stress("check-then-act", "valid-nslock", iterations: 20, expect: "CLEAN")
     }
 
+    /// The holds that wait for the story (StoryHolds.c): a thread that keeps the controller to its
+    /// end lets go of it after the user left, every iteration; one that turns a weak reference
+    /// into a strong one off main holds it while the user leaves.
+    func testAThreadThatKeepsTheControllerToItsEndReleasesItOffMain() throws {
+        let output = try stress("priority-inversion", "wrong-decoder-thread-keeps-controller", iterations: 3, expect: "DETECTED")
+        XCTAssertTrue(output.contains("released on a background thread"), output)
+        _ = try stress("priority-inversion", "valid-raise-high", iterations: 20, expect: "CLEAN")
+    }
+
+    func testAStrongReferenceTakenOffMainIsHeldWhileTheUserLeaves() throws {
+        let output = try stress("off-main-dealloc", "wrong-weak-self-recaptured", iterations: 50, expect: "DETECTED")
+        XCTAssertTrue(output.contains("deinit ran on a background thread"), output)
+        _ = try stress("off-main-dealloc", "valid-weak-box-gcd", iterations: 20, expect: "CLEAN")
+    }
+
     func testACheckMadeOnTheWorkerIsStaleByTheTimeItsTotalLands() throws {
         _ = try stress("stale-results", "wrong-check-on-worker", iterations: 200, expect: "DETECTED")
         // The same check made on a courier (a thread the sum starts, or a block it sends to a

@@ -54,6 +54,27 @@ final class StudentKitTests: XCTestCase {
         XCTAssertThrowsError(try StudentKit.export(from: root, to: kit), "the kit folder is not empty now")
     }
 
+    /// The development container ships in every kit, outside the manifest (grading never reads it).
+    func testTheKitCarriesTheDevelopmentContainer() throws {
+        let root = try makePackage()
+        try write("{\"image\": \"swift:6.3.1\"}", StudentKit.devcontainerPath, in: root)
+        let kit = scratch.appendingPathComponent("kit")
+        let summary = try StudentKit.export(from: root, to: kit)
+        let shipped = try String(contentsOf: kit.appendingPathComponent(StudentKit.devcontainerPath), encoding: .utf8)
+        XCTAssertTrue(shipped.contains("swift:6.3.1"))
+        XCTAssertNil(summary.manifest.files[StudentKit.devcontainerPath])
+    }
+
+    /// The container is the grader's system: the Swift image of the version the grader installs.
+    func testTheContainerRunsTheGradersSwift() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let installer = try String(contentsOf: root.appendingPathComponent("Grading/install-swift.sh"), encoding: .utf8)
+        let version = try XCTUnwrap(installer.firstMatch(of: /RACELAB_SWIFT_VERSION:-([0-9.]+)\}/)?.1)
+        let container = try String(contentsOf: root.appendingPathComponent(StudentKit.devcontainerPath), encoding: .utf8)
+        XCTAssertTrue(container.contains("\"image\": \"swift:\(version)\""), "the container's Swift is not the grader's \(version)")
+        XCTAssertTrue(container.contains("make build"), "the container builds on create")
+    }
+
     /// Grading/compiler.json ships without what Swift 6 said of the reference fixes.
     func testKitCompilerResultsLeaveTheFixesOut() throws {
         let root = try makePackage()

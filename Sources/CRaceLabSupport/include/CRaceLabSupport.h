@@ -130,6 +130,9 @@ void rl_quiet_ignore_this_thread(void);
 /// 1: this thread is paused at a scripted checkpoint, waiting for the story (left out meanwhile,
 /// so the story can wait for the rest of the lab to go quiet); 0: it goes on.
 void rl_quiet_paused(int paused);
+/// This thread is in a hold that waits for the story (StoryHolds.c): left out like a pause, but
+/// not let go of when a checkpoint's pause is.
+void rl_quiet_story_held(int held);
 /// The story let every paused thread go (rl_checkpoint_release): busy again from this moment,
 /// before they notice.
 void rl_quiet_unpause_all(void);
@@ -146,6 +149,29 @@ int rl_quiet_look(int64_t *busy, int threads_only);
 long rl_read_task_file(int64_t tid, const char *name, char *text, long size);
 /// Work sent to the main queue, or after a delay, not yet begun.
 int64_t rl_quiet_queued_work(void);
+/// 1 on a thread the lab started (not the harness's own; a dispatch pool thread only if `pool`).
+int rl_quiet_is_lab_thread(int pool);
+/// 1 when thread `tid` of this process waits with no time limit on a futex (a lock, a join, a
+/// semaphore, a condition: something only another thread can give it); 0 when it runs, sleeps,
+/// waits with a time limit or in a run loop, or is gone.
+int rl_quiet_waits_untimed(int64_t tid);
+
+/// Holds that wait for the story (StoryHolds.c), in the explore and stress passes: as a story
+/// begins, rl_story_holds_begin(end hold, strong-reference hold); once it is over and the main
+/// thread let go of its objects, rl_story_holds_over. The end hold: each thread the lab started
+/// waits as its start routine returns (rl_story_end_hold_here) until the story is over. The
+/// strong-reference hold: a lab thread that loads a strong reference to a watched controller
+/// (rl_story_watch, from its init and deinit) from a weak one waits until the main thread's next
+/// user action ended (rl_story_user_action_ended). Both end when the main thread waits with no
+/// time limit; rl_story_end_strong_holds (a quiet look) ends the strong ones, 1 if there were any.
+void rl_story_holds_begin(int end_hold, int strong_hold);
+void rl_story_holds_over(void);
+void rl_story_user_action_ended(void);
+void rl_story_watch(intptr_t object, int alive);
+void rl_story_end_hold_here(void);
+int rl_story_end_strong_holds(void);
+/// Threads in either hold right now.
+int64_t rl_story_held_now(void);
 
 // ThreadSanitizer.
 

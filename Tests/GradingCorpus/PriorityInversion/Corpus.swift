@@ -11,4 +11,5 @@ public let priorityInversionCorpus = LabSolutions(PriorityInversionLab.self, [
     LabVariant(.wrongFix, name: "wrong-decode-on-main") { PriorityInversionWrongDecodeOnMain(environment: $0) },
     LabVariant(.wrongFix, name: "wrong-wider-queue") { PriorityInversionWrongWiderQueue(environment: $0) },
     LabVariant(.wrongFix, name: "wrong-tapped-photo-guessed") { PriorityInversionWrongTappedPhotoGuessed(environment: $0) },
+    LabVariant(.wrongFix, name: "wrong-decoder-thread-keeps-controller") { PriorityInversionWrongDecoderThreadKeepsController(environment: $0) },
 ])

@@ -1,0 +1,143 @@
+#include "CRaceLabSupport.h"
+
+#include <time.h>
+#if defined(__linux__)
+#include <dlfcn.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
+#include "Invisible.h"
+
+// Holds that wait for the story (explore and stress passes): a lab thread is stopped where the
+// main thread's next move decides whether a bug shows, so it shows every time it can, not only
+// when the machine happens to be busy at that moment.
+//
+// The end hold: every thread the lab starts waits at its very end (its body has returned; what
+// its closure captured is still held) until the story is over and the main thread has let go of
+// the story's objects. What the thread still holds is then let go of last, on that thread: a
+// thread that keeps a screen or a controller alive makes it die off the main thread every time.
+// (Foundation's Thread keeps its closure until the thread's thread-specific data is destroyed,
+// after its start routine returns: after this hold.) Never on a dispatch pool thread: the
+// queue's next block would wait behind it.
+//
+// The strong-reference hold: a lab thread that turns a weak reference to a controller into a
+// strong one (`guard let self`, or a `[weak self]` captured again off the main thread) waits
+// there, holding it, until the main thread's next user action has ended. If that action lets go
+// of the controller, the thread's release is the last one: its deinit runs off the main thread,
+// as it would whenever the user acts in that moment.
+//
+// Either hold ends early when the main thread waits for something with no time limit (it may be
+// joining this thread), and neither ever makes a story wait: a held thread counts as waiting for
+// the story, and a look that finds the lab quiet but for strong-reference holds ends them
+// (Quiescence.c), so a story that waits for the thread's work gets it, only later.
+
+static int end_armed;      // 1 while a story of the explore or stress pass runs
+static int strong_armed;   // and the lab keeps the rule that views die on the main thread
+static int64_t story;      // bumped as each story begins and ends
+static int64_t main_steps;  // user actions the main thread has ended
+static int64_t strong_ended_at = -1;  // main_steps when a quiet look last ended strong holds
+static int64_t strong_held;  // threads in a strong-reference hold right now
+static int64_t held;         // threads in either hold right now
+
+#define RL_WATCHED 64
+static intptr_t watched[RL_WATCHED];  // controllers alive now (their addresses)
+
+RL_INVISIBLE void rl_story_holds_begin(int end_hold, int strong_hold) {
+    ADD(&story, 1);
+    STORE(&strong_ended_at, -1);
+    STORE(&end_armed, end_hold);
+    STORE(&strong_armed, strong_hold);
+}
+
+RL_INVISIBLE void rl_story_holds_over(void) {
+    STORE(&end_armed, 0);
+    STORE(&strong_armed, 0);
+    ADD(&story, 1);
+}
+
+RL_INVISIBLE void rl_story_user_action_ended(void) { ADD(&main_steps, 1); }
+
+RL_INVISIBLE void rl_story_watch(intptr_t object, int alive) {
+    for (int i = 0; i < RL_WATCHED; i++) {
+        intptr_t expected = alive ? 0 : object;
+        if (__atomic_compare_exchange_n(&watched[i], &expected, alive ? object : 0, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return;
+    }
+}
+
+RL_INVISIBLE static int is_watched(intptr_t object) {
+    for (int i = 0; i < RL_WATCHED; i++) {
+        if (LOAD(&watched[i]) == object) return 1;
+    }
+    return 0;
+}
+
+RL_INVISIBLE int64_t rl_story_held_now(void) { return LOAD(&held); }
+
+RL_INVISIBLE int rl_story_end_strong_holds(void) {
+    if (LOAD(&strong_held) == 0) return 0;
+    STORE(&strong_ended_at, LOAD(&main_steps));
+    return 1;
+}
+
+#if defined(__linux__)
+/// Waits while `go_on` says so, the story is the same, and the main thread does not wait with no
+/// time limit (three looks 100 us apart).
+RL_INVISIBLE static void hold(int (*go_on)(int64_t), int64_t since) {
+    int64_t main_thread = (int64_t)getpid();  // the main thread's id is the process's
+    int64_t in_story = LOAD(&story);
+    struct timespec nap = {0, 100000};
+    int main_waited = 0;
+    rl_quiet_story_held(1);  // waits for the story: the lab is quiet without it
+    ADD(&held, 1);
+    while (LOAD(&story) == in_story && go_on(since)) {
+        main_waited = rl_quiet_waits_untimed(main_thread) ? main_waited + 1 : 0;
+        if (main_waited >= 3) break;
+        syscall(SYS_nanosleep, &nap, NULL);  // raw: TSan's interceptor would model the sleep
+    }
+    ADD(&held, -1);
+    rl_quiet_story_held(0);
+}
+
+RL_INVISIBLE static int story_goes_on(int64_t since) { (void)since; return LOAD(&end_armed); }
+
+RL_INVISIBLE static int no_user_action_since(int64_t since) {
+    return LOAD(&strong_armed) && LOAD(&main_steps) == since && LOAD(&strong_ended_at) != since;
+}
+#endif
+
+RL_INVISIBLE void rl_story_end_hold_here(void) {
+#if defined(__linux__)
+    if (LOAD(&end_armed) && rl_quiet_is_lab_thread(0)) hold(story_goes_on, 0);
+#endif
+}
+
+RL_INVISIBLE static void after_strong_load(void *object) {
+#if defined(__linux__)
+    if (object == NULL || !LOAD(&strong_armed) || !is_watched((intptr_t)object)) return;
+    if (rl_current_thread_id() == (int64_t)getpid() || !rl_quiet_is_lab_thread(1)) return;
+    int64_t steps = LOAD(&main_steps);
+    if (LOAD(&strong_ended_at) == steps) return;  // a quiet look ended this step's holds
+    ADD(&strong_held, 1);
+    hold(no_user_action_since, steps);
+    ADD(&strong_held, -1);
+#else
+    (void)object;
+#endif
+}
+
+// The Swift runtime's weak load, interposed (calls from the program's own code bind here; the
+// runtime's is found next). Everything else is as the runtime does it.
+#if defined(__linux__)
+static void *(*runtime_weak_load_strong)(void *);
+
+__attribute__((constructor)) RL_INVISIBLE static void find_runtime_weak_load(void) {
+    runtime_weak_load_strong = (void *(*)(void *))dlsym(RTLD_NEXT, "swift_weakLoadStrong");
+}
+
+RL_INVISIBLE void *swift_weakLoadStrong(void *reference) {
+    void *object = runtime_weak_load_strong(reference);
+    after_strong_load(object);
+    return object;
+}
+#endif

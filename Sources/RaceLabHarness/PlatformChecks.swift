@@ -1,0 +1,40 @@
+/// What the harness can do on the system it runs on. The grader runs on Linux, where every check
+/// is available; elsewhere (macOS) some are missing, and a run must say so rather than pass a
+/// fix the grader would fail.
+public struct PlatformChecks: Sendable, Equatable {
+    /// Random preemption at synchronisation points and counted holds (stress pass).
+    public var preemptionAndHolds: Bool
+    /// Quiet asked of the kernel (what each thread waits for), not guessed from a clock.
+    public var quietFromKernel: Bool
+    /// The holds that wait for the story (a thread's end, a strong reference taken off main).
+    public var storyHolds: Bool
+    /// Children confined (namespaces, seccomp, Landlock) and their process trees followed.
+    public var childConfinement: Bool
+
+    /// This system's.
+    public static var here: PlatformChecks {
+        #if os(Linux)
+        PlatformChecks(preemptionAndHolds: true, quietFromKernel: true, storyHolds: true, childConfinement: true)
+        #else
+        PlatformChecks(preemptionAndHolds: false, quietFromKernel: false, storyHolds: false, childConfinement: false)
+        #endif
+    }
+
+    /// The checks missing here, in words; empty when every check is available.
+    public var missing: [String] {
+        var missing: [String] = []
+        if !preemptionAndHolds { missing.append("no preemption or holds in the stress pass") }
+        if !quietFromKernel { missing.append("'quiet' guessed from a clock") }
+        if !storyHolds { missing.append("no holds at a thread's end") }
+        if !childConfinement { missing.append("children not confined") }
+        return missing
+    }
+
+    /// A line for the top of a run's or a check's output; nil when every check is available.
+    public var note: String? {
+        guard !missing.isEmpty else { return nil }
+        return "note: this system runs a reduced check (\(missing.joined(separator: "; "))): a fix that passes here "
+            + "may still fail the grader, which runs on Linux. For the grader's exact check, open the project in its "
+            + "container (README: \"Where to run it\")."
+    }
+}
