@@ -41,6 +41,13 @@ func labTarget(_ lab: String, name: String, dependencies: [Target.Dependency], b
 let skipsExerciseChecks = ProcessInfo.processInfo.environment["RACELAB_UNSAFE_SKIP_EXERCISE_CHECKS"] == "1"
 let memorySafe: [SwiftSetting] = skipsExerciseChecks ? [] : [.strictMemorySafety(), .treatWarning("StrictMemorySafety", as: .error)]
 
+// RACELAB_WITHOUT_LINUX_FACILITIES=1 builds, on Linux, what a system without them gets (macOS):
+// no preemption or holds, "quiet" from a clock, children not confined. CI builds and runs it
+// (scripts/check-reduced-build.sh) so that path is known to work and to say what it lacks.
+let withoutLinuxFacilities = ProcessInfo.processInfo.environment["RACELAB_WITHOUT_LINUX_FACILITIES"] == "1"
+let reducedC: [CSetting] = withoutLinuxFacilities ? [.define("RL_NO_LINUX_FACILITIES")] : []
+let reducedSwift: [SwiftSetting] = withoutLinuxFacilities ? [.define("RACELAB_NO_LINUX_FACILITIES")] : []
+
 let isScenario: (String) -> Bool = { $0 == "Scenario.swift" || $0.hasPrefix("Broken") }
 let isExercise: (String) -> Bool = { $0.hasPrefix("Exercise") }
 let isSolution: (String) -> Bool = { $0.hasPrefix("Fixed") }
@@ -88,6 +95,26 @@ let corpusCatalog: [Target] = shipsCorpus
 let corpusDependency: [Target.Dependency] = shipsCorpus ? ["CorpusCatalog"] : []
 let solutionDefine: [SwiftSetting] = (shipsSolutions ? [.define("RACELAB_SOLUTIONS")] : []) + (shipsCorpus ? [.define("RACELAB_CORPUS")] : [])
 
+// The harness's own test suites stay in the project; a student kit has one test per lab instead
+// (Tests/LabChecks, written by racelab export: each runs `racelab check` on that lab's exercise).
+let hasProjectTests = FileManager.default.fileExists(atPath: packageDirectory.appendingPathComponent("Tests/RaceLabTests").path)
+let projectTests: [Target] = hasProjectTests ? [
+    .testTarget(
+        name: "RaceLabTests",
+        dependencies: ["LabKit", "RaceLabHarness", "RaceLabReports", "RaceLabGrading", "TSanReports", "CRaceLabSupport", "CompilerCheck", "racelab"],
+        resources: [.copy("Fixtures")]
+    ),
+    .testTarget(
+        name: "LabsTests",
+        dependencies: ["LabCatalog", "LabKit", "RaceLabHarness", "RaceLabReports", "RaceLabGrading", "TSanReports",
+                       "CRaceLabSupport", "racelab", "racelab-child"] + solutionDependency + corpusDependency,
+        swiftSettings: [.swiftLanguageMode(.v5)] + solutionDefine
+    ),
+] : []
+let kitTests: [Target] = FileManager.default.fileExists(atPath: packageDirectory.appendingPathComponent("Tests/LabChecks").path)
+    ? [.testTarget(name: "LabChecks", dependencies: ["racelab", "racelab-child"], path: "Tests/LabChecks")]
+    : []
+
 let package = Package(
     name: "RaceLab",
     platforms: [.macOS(.v15)],
@@ -98,14 +125,14 @@ let package = Package(
     targets: scenarioTargets + exerciseTargets + solutionTargets + solutionCatalog + corpusTargets + corpusCatalog + [
         // Tiny C layer: state that lab threads share with the harness without TSan seeing it as
         // synchronisation (so checkpoints never hide a lab's race), TSan hooks, process spawning.
-        .target(name: "CRaceLabSupport"),
+        .target(name: "CRaceLabSupport", cSettings: reducedC),
         // What a lab is written with: the scenario API, checkpoints, UI stand-ins. Exercises see
         // only its plain public part; scenarios also import its `@_spi(LabAuthoring)` part.
         .target(name: "LabKit", dependencies: ["CRaceLabSupport"]),
         // ThreadSanitizer logs: parser, explainer, demangler.
         .target(name: "TSanReports"),
         // Runs variants in child processes and judges them.
-        .target(name: "RaceLabHarness", dependencies: ["LabKit", "TSanReports", "CRaceLabSupport"]),
+        .target(name: "RaceLabHarness", dependencies: ["LabKit", "TSanReports", "CRaceLabSupport"], swiftSettings: reducedSwift),
         // The compiler as a detector: each lab's code type-checked in Swift 6 language mode, the
         // diagnostics kept in Grading/compiler.json (racelab compiler-check) for the reports.
         .target(name: "CompilerCheck", dependencies: ["LabKit", "RaceLabHarness"]),
@@ -122,16 +149,5 @@ let package = Package(
         // The command line: plans, judges, reports. It links no lab code; it asks racelab-child.
         .executableTarget(
             name: "racelab", dependencies: ["LabKit", "RaceLabHarness", "RaceLabReports", "RaceLabGrading", "TSanReports", "CRaceLabSupport", "CompilerCheck"]),
-        .testTarget(
-            name: "RaceLabTests",
-            dependencies: ["LabKit", "RaceLabHarness", "RaceLabReports", "RaceLabGrading", "TSanReports", "CRaceLabSupport", "CompilerCheck", "racelab"],
-            resources: [.copy("Fixtures")]
-        ),
-        .testTarget(
-            name: "LabsTests",
-            dependencies: ["LabCatalog", "LabKit", "RaceLabHarness", "RaceLabReports", "RaceLabGrading", "TSanReports",
-                           "CRaceLabSupport", "racelab", "racelab-child"] + solutionDependency + corpusDependency,
-            swiftSettings: [.swiftLanguageMode(.v5)] + solutionDefine
-        ),
-    ]
+    ] + projectTests + kitTests
 )

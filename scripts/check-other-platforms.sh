@@ -29,35 +29,49 @@ H
 linux_only='SYS_[a-z_0-9]+|prctl|PR_SET_[A-Z_]+|memfd_create|prlimit|FUTEX_[A-Z_]+|tgkill|gettid|landlock_[a-z_]+|seccomp|__NR_[a-z_0-9]+|PR_[A-Z_]+'
 
 GCC=$(command -v gcc || true)
+# compile_all LABEL FLAGS...: every C file with FLAGS; every function the headers declare must
+# be defined by one of them, and no weak reference may be left for Apple's linker to refuse.
+compile_all() {
+    local label=$1; shift
+    local objects="$work/$label"
+    mkdir -p "$objects"
+    for file in *.c; do
+        if ! "$CLANG" "$@" -Iinclude -std=gnu11 -w -c "$file" -o "$objects/${file%.c}.o" 2> "$work/err"; then
+            echo "  $file: does not compile"; sed 's/^/    /' "$work/err" | head -20; failed=1
+        fi
+    done
+    nm -g --defined-only "$objects"/*.o | awk '{ print $3 }' | sort -u > "$work/defined"
+    grep -hoE '^[a-z_0-9 *]+[ *](rl_[a-z_0-9]+)\(' include/*.h | grep -oE 'rl_[a-z_0-9]+\($' | tr -d '(' | sort -u > "$work/declared"
+    if missing=$(comm -23 "$work/declared" "$work/defined" | tr '\n' ' ') && [ -n "$missing" ]; then
+        echo "  declared but not defined (a link error): $missing"; failed=1
+    else
+        echo "  every C file compiles; $(wc -l < "$work/declared") declared functions, all defined"
+    fi
+}
+
+GCC=$(command -v gcc || true)
 echo "macOS branches (clang, __linux__ undefined, __APPLE__ defined):"
-[ -n "$GCC" ] || echo "  (no gcc: Linux-only names outside a Linux branch are not looked for)"
-for file in *.c; do
-    flags=(-U__linux__ -D__APPLE__ -Iinclude -std=gnu11 -w -include "$work/apple.h")
-    if ! "$CLANG" "${flags[@]}" -c "$file" -o "$work/${file%.c}.o" 2> "$work/err"; then
-        echo "  $file: does not compile"; sed 's/^/    /' "$work/err" | head -20; failed=1; continue
-    fi
-    # The file's own lines after its #if branches are taken, macros not expanded (GCC's
-    # -fdirectives-only; not the system headers' lines): a Linux-only name there is compiled on a Mac.
-    [ -n "$GCC" ] || continue
-    "$GCC" -U__linux__ -U__gnu_linux__ -Ulinux -D__APPLE__ -Iinclude -include "$work/apple.h" -E -fdirectives-only "$file" 2> /dev/null | awk -v me="$file" '
-        /^# [0-9]+ "/ { split($0, part, "\""); here = (part[2] == me); next }
-        here { print }' > "$work/own.c"
-    if leaks=$(grep -owE "$linux_only" "$work/own.c" | sort -u | tr '\n' ' ') && [ -n "$leaks" ]; then
-        echo "  $file: Linux-only names outside a Linux branch: $leaks"; failed=1
-    fi
-done
+compile_all macos -U__linux__ -D__APPLE__ -include "$work/apple.h"
 # Apple's linker refuses a weak reference that no linked library defines (a build without TSan).
-if weak=$(nm "$work"/*.o | awk '$1 == "w" || $1 == "v" { print $2 }' | grep -v '^rl_' | sort -u | tr '\n' ' ') && [ -n "$weak" ]; then
+if weak=$(nm "$work"/macos/*.o | awk '$1 == "w" || $1 == "v" { print $2 }' | grep -v '^rl_' | sort -u | tr '\n' ' ') && [ -n "$weak" ]; then
     echo "  weak references to symbols defined elsewhere (Apple's linker refuses them without TSan): $weak"; failed=1
 fi
-# Every function a header declares is defined by some file (the assembly is Linux-only).
-nm -g --defined-only "$work"/*.o | awk '{ print $3 }' | sort -u > "$work/defined"
-grep -hoE '^[a-z_0-9 *]+[ *](rl_[a-z_0-9]+)\(' include/*.h | grep -oE 'rl_[a-z_0-9]+\($' | tr -d '(' | sort -u > "$work/declared"
-if missing=$(comm -23 "$work/declared" "$work/defined" | tr '\n' ' ') && [ -n "$missing" ]; then
-    echo "  declared but not defined outside Linux (a link error on a Mac): $missing"; failed=1
+# Each file's own lines after its #if branches are taken, macros not expanded (GCC's
+# -fdirectives-only; not the system headers' lines): a Linux-only name there is compiled on a Mac.
+if [ -n "$GCC" ]; then
+    for file in *.c; do
+        "$GCC" -U__linux__ -U__gnu_linux__ -Ulinux -D__APPLE__ -Iinclude -include "$work/apple.h" -E -fdirectives-only "$file" 2> /dev/null \
+            | awk -v me="$file" '/^# [0-9]+ "/ { split($0, part, "\""); here = (part[2] == me); next } here { print }' > "$work/own.c"
+        if leaks=$(grep -owE "$linux_only" "$work/own.c" | sort -u | tr '\n' ' ') && [ -n "$leaks" ]; then
+            echo "  $file: Linux-only names outside a Linux branch: $leaks"; failed=1
+        fi
+    done
 else
-    echo "  every C file compiles; $(wc -l < "$work/declared") declared functions, all defined"
+    echo "  (no gcc: Linux-only names outside a Linux branch are not looked for)"
 fi
+
+echo "Linux without its facilities (RL_NO_LINUX_FACILITIES: the branches macOS takes, on Linux):"
+compile_all reduced -DRL_NO_LINUX_FACILITIES
 
 echo "Linux on arm64 (clang --target=aarch64-linux-gnu):"
 sysroot=/usr/aarch64-linux-gnu

@@ -1,12 +1,13 @@
 #define _GNU_SOURCE
 #include "CRaceLabConfinement.h"
+#include "CRaceLabSupport.h"  // RL_LINUX_FACILITIES
 
 // What the kernel enforces on a child that runs lab code (and so a student's exercise), set up
 // by the child itself as the first thing it does, before any lab code runs and while it is the
 // only thread but for ThreadSanitizer's own. Every part is optional: what the kernel does not
 // offer is left out, and the returned mask says what is in force.
 
-#if defined(__linux__)
+#if RL_LINUX_FACILITIES
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/audit.h>

@@ -17,7 +17,7 @@
 //   and every thread started is known until it ends, so a scenario can ask whether the lab
 //   still has work in hand instead of guessing from a clock.
 // Only where TSan's interceptors exist: without TSan there are no holds, and labs do not run.
-#if defined(__linux__) && defined(__has_feature)
+#if RL_LINUX_FACILITIES && defined(__has_feature)
 #if __has_feature(thread_sanitizer)
 extern int __interceptor_pthread_mutex_lock(pthread_mutex_t *mutex);
 extern int __interceptor_pthread_create(pthread_t *thread, const pthread_attr_t *attributes,

@@ -7,7 +7,7 @@
 #include <signal.h>
 #include <string.h>
 #include <time.h>
-#if defined(__linux__)
+#if RL_LINUX_FACILITIES
 #include <fcntl.h>
 #include <linux/futex.h>
 #include <sys/prctl.h>
@@ -51,7 +51,7 @@ static uint64_t preempt_seed;
 static int64_t signals_sent, signals_handled;
 // 1 while the sender dozes (RL_DOZE_AFTER_US with no lab thread running): a checkpoint hit wakes it.
 static int sender_dozing;
-#if defined(__linux__)
+#if RL_LINUX_FACILITIES
 static pthread_t sender;
 static int sender_running;
 #endif
@@ -61,7 +61,7 @@ RL_INVISIBLE static uint64_t draw(void) {
 }
 
 RL_INVISIBLE void rl_preemption_wake(void) {
-#if defined(__linux__)
+#if RL_LINUX_FACILITIES
     // The raw system call, like every other here: TSan sees no synchronisation in it.
     if (LOAD(&sender_dozing) && __atomic_exchange_n(&sender_dozing, 0, __ATOMIC_RELAXED)) {
         syscall(SYS_futex, &sender_dozing, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
@@ -93,7 +93,7 @@ RL_INVISIBLE int rl_blocked_watch_look(rl_blocked_watch *watch, int64_t tid, int
 // when in none). A sleep does not count: the stress pass's own preemptions and jitter sleep.
 // 0 if it does not; -1 if there is no such thread.
 RL_INVISIBLE static int rl_thread_state(int64_t tid) {
-#if defined(__linux__)
+#if RL_LINUX_FACILITIES
     if (tid <= 0) return 0;
     char text[64];
     long got = rl_read_task_file(tid, "syscall", text, sizeof text);
@@ -108,7 +108,7 @@ RL_INVISIBLE static int rl_thread_state(int64_t tid) {
 #endif
 }
 
-#if defined(__linux__)
+#if RL_LINUX_FACILITIES
 RL_INVISIBLE static void raw_sleep_us(int64_t us) {
     struct timespec nap = {us / 1000000, (us % 1000000) * 1000};
     // The raw system call: TSan's nanosleep interceptor would model the sleep (and is not for
@@ -301,7 +301,7 @@ RL_INVISIBLE static void *send_signals(void *unused) {
 #endif
 
 RL_INVISIBLE int rl_preemption_start(uint64_t seed, int64_t interval_us, int64_t sleep_us) {
-#if defined(__linux__)
+#if RL_LINUX_FACILITIES
     if (LOAD(&sender_running)) return 0;
     static int installed;
     if (!installed) {
@@ -332,7 +332,7 @@ RL_INVISIBLE int rl_preemption_start(uint64_t seed, int64_t interval_us, int64_t
 }
 
 RL_INVISIBLE void rl_preemption_stop(void) {
-#if defined(__linux__)
+#if RL_LINUX_FACILITIES
     if (!LOAD(&sender_running)) return;
     STORE(&preempting, 0);
     rl_preemption_wake();
@@ -342,7 +342,7 @@ RL_INVISIBLE void rl_preemption_stop(void) {
 }
 
 RL_INVISIBLE int rl_hold_arm_at_hand_over(int64_t at_most_ns) {
-#if defined(__linux__)
+#if RL_LINUX_FACILITIES
     if (!LOAD(&sender_running)) return 0;
     STORE(&hold_at_hand_over, 1);
     STORE(&hold_counting, 0);
@@ -358,7 +358,7 @@ RL_INVISIBLE int rl_hold_arm_at_hand_over(int64_t at_most_ns) {
 }
 
 RL_INVISIBLE void rl_hold_at_hand_over(void) {
-#if defined(__linux__)
+#if RL_LINUX_FACILITIES
     // Plain reads first: every dispatch_async passes here.
     if (*(volatile int *)&hold_at_hand_over == 0 || *(volatile int *)&hold_state != RL_HOLD_ASKED) return;
     if (LOAD(&hold_target) == rl_current_thread_id()) hold_now();
@@ -366,7 +366,7 @@ RL_INVISIBLE void rl_hold_at_hand_over(void) {
 }
 
 RL_INVISIBLE int rl_hold_arm_self(int64_t skip, int64_t at_most_ns, int64_t asker) {
-#if defined(__linux__)
+#if RL_LINUX_FACILITIES
     if (!LOAD(&sender_running)) return 0;
     int64_t me = rl_current_thread_id();
     STORE(&hold_at_hand_over, 0);
@@ -387,7 +387,7 @@ RL_INVISIBLE int rl_hold_arm_self(int64_t skip, int64_t at_most_ns, int64_t aske
 }
 
 RL_INVISIBLE int rl_hold_waits_for_hand_over(void) {
-#if defined(__linux__)
+#if RL_LINUX_FACILITIES
     // Plain reads first: every thread start and dispatch_async passes here.
     if (*(volatile int *)&hold_at_hand_over == 0 || *(volatile int *)&hold_state != RL_HOLD_ASKED) return 0;
     return LOAD(&hold_target) == rl_current_thread_id();
@@ -397,13 +397,13 @@ RL_INVISIBLE int rl_hold_waits_for_hand_over(void) {
 }
 
 RL_INVISIBLE void rl_hold_take_over(void) {
-#if defined(__linux__)
+#if RL_LINUX_FACILITIES
     STORE(&hold_target, rl_current_thread_id());
 #endif
 }
 
 RL_INVISIBLE void rl_hold_cancel(void) {
-#if defined(__linux__)
+#if RL_LINUX_FACILITIES
     int asked = RL_HOLD_ASKED;
     if (__atomic_compare_exchange_n(&hold_state, &asked, RL_HOLD_IDLE, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
         STORE(&hold_target, 0);
@@ -412,7 +412,7 @@ RL_INVISIBLE void rl_hold_cancel(void) {
 }
 
 RL_INVISIBLE void rl_hold_disarm_self(void) {
-#if defined(__linux__)
+#if RL_LINUX_FACILITIES
     // Only this thread's own request: the asker may already have armed the next racing thread
     // (this one finishes its work after it was released). A request left ASKED with no target
     // holds no one; the next one replaces it.
@@ -422,7 +422,7 @@ RL_INVISIBLE void rl_hold_disarm_self(void) {
 }
 
 RL_INVISIBLE void rl_hold_after_blocking_call(void) {
-#if defined(__linux__)
+#if RL_LINUX_FACILITIES
     // A plain read first (no TSan atomic, so no synchronisation point of its own): every lock
     // of every lab thread passes here.
     if (*(volatile int64_t *)&hold_nudge == 0) return;
@@ -434,7 +434,7 @@ RL_INVISIBLE void rl_hold_after_blocking_call(void) {
 }
 
 RL_INVISIBLE int rl_hold_wait_held(int64_t within_ns) {
-#if defined(__linux__)
+#if RL_LINUX_FACILITIES
     int64_t until = now_ns() + within_ns;
     int64_t next_look = 0;
     rl_blocked_watch target_waits = {0};
@@ -459,7 +459,7 @@ RL_INVISIBLE int rl_hold_wait_held(int64_t within_ns) {
 }
 
 RL_INVISIBLE int rl_hold_is_holding(void) {
-#if defined(__linux__)
+#if RL_LINUX_FACILITIES
     return LOAD(&hold_state) == RL_HOLD_HOLDING;
 #else
     return 0;
@@ -467,7 +467,7 @@ RL_INVISIBLE int rl_hold_is_holding(void) {
 }
 
 RL_INVISIBLE void rl_hold_release(void) {
-#if defined(__linux__)
+#if RL_LINUX_FACILITIES
     int holding = RL_HOLD_HOLDING;
     if (__atomic_compare_exchange_n(&hold_state, &holding, RL_HOLD_IDLE, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
         syscall(SYS_futex, &hold_state, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);

@@ -137,7 +137,7 @@ RL_INVISIBLE void rl_quiet_paused(int paused) {
 }
 
 RL_INVISIBLE long rl_read_task_file(int64_t tid, const char *name, char *text, long size) {
-#if defined(__linux__)
+#if RL_LINUX_FACILITIES
     char path[96];
     int length = 0;
     char digits[24];
@@ -161,7 +161,7 @@ RL_INVISIBLE long rl_read_task_file(int64_t tid, const char *name, char *text, l
 #endif
 }
 
-#if defined(__linux__)
+#if RL_LINUX_FACILITIES
 // "202 0x7f.. 0x189 0x0 0x7f.." -> the numbers (the call's number, then its arguments).
 RL_INVISIBLE static int parse_numbers(const char *text, unsigned long long *out, int capacity) {
     int count = 0;
@@ -252,7 +252,7 @@ RL_INVISIBLE int rl_quiet_is_lab_thread(int pool) {
 }
 
 RL_INVISIBLE int rl_quiet_waits_untimed(int64_t tid) {
-#if defined(__linux__)
+#if RL_LINUX_FACILITIES
     // Only a futex: a run loop's poll (ppoll, epoll) shows no time limit although a timer
     // descriptor in its set wakes it (Foundation's run loop on Linux).
     char text[512];
@@ -279,7 +279,7 @@ RL_INVISIBLE int rl_quiet_look(int64_t *busy, int threads_only) {
         *busy = -1;
         return 0;
     }
-#if !defined(__linux__)
+#if !RL_LINUX_FACILITIES
     // Without /proc, quiet is a clock's guess: no checkpoint hit for 50 ms (a thread that works
     // between checkpoints for longer looks quiet). Said to the user (PlatformChecks).
     if (rl_monotonic_ns() - rl_checkpoint_last_activity_ns() < 50000000) {

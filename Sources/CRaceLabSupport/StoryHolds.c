@@ -1,7 +1,7 @@
 #include "CRaceLabSupport.h"
 
 #include <time.h>
-#if defined(__linux__)
+#if RL_LINUX_FACILITIES
 #include <dlfcn.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -80,7 +80,7 @@ RL_INVISIBLE int rl_story_end_strong_holds(void) {
     return 1;
 }
 
-#if defined(__linux__)
+#if RL_LINUX_FACILITIES
 /// Waits while `go_on` says so, the story is the same, and the main thread does not wait with no
 /// time limit (three looks 100 us apart).
 RL_INVISIBLE static void hold(int (*go_on)(int64_t), int64_t since) {
@@ -107,13 +107,13 @@ RL_INVISIBLE static int no_user_action_since(int64_t since) {
 #endif
 
 RL_INVISIBLE void rl_story_end_hold_here(void) {
-#if defined(__linux__)
+#if RL_LINUX_FACILITIES
     if (LOAD(&end_armed) && rl_quiet_is_lab_thread(0)) hold(story_goes_on, 0);
 #endif
 }
 
 RL_INVISIBLE static void after_strong_load(void *object) {
-#if defined(__linux__)
+#if RL_LINUX_FACILITIES
     if (object == NULL || !LOAD(&strong_armed) || !is_watched((intptr_t)object)) return;
     if (rl_current_thread_id() == (int64_t)getpid() || !rl_quiet_is_lab_thread(1)) return;
     int64_t steps = LOAD(&main_steps);
@@ -128,7 +128,7 @@ RL_INVISIBLE static void after_strong_load(void *object) {
 
 // The Swift runtime's weak load, interposed (calls from the program's own code bind here; the
 // runtime's is found next). Everything else is as the runtime does it.
-#if defined(__linux__)
+#if RL_LINUX_FACILITIES
 static void *(*runtime_weak_load_strong)(void *);
 
 __attribute__((constructor)) RL_INVISIBLE static void find_runtime_weak_load(void) {

@@ -39,9 +39,9 @@ public enum StudentKit {
                 throw ExportError("'\(destination.path)' lies inside the package's \(directory)/; give a folder outside it")
             }
         }
-        let all = KitManifest.packageFiles(under: source)
+        let all = KitManifest.packageFiles(under: source).filter { !KitLabChecks.staysInProject($0) }
         let left = all.filter(KitManifest.isSolution)
-        let shipped = all.filter { !KitManifest.isSolution($0) }
+        var shipped = all.filter { !KitManifest.isSolution($0) }
         do {
             try fileManager.createDirectory(at: target, withIntermediateDirectories: true)
             for path in shipped {
@@ -59,6 +59,17 @@ public enum StudentKit {
             }
         } catch {
             throw ExportError("cannot write the kit to '\(destination.path)': \(error.localizedDescription)")
+        }
+        // The student's test suite: one test per lab (in the manifest: a student edits exercises only).
+        if let workflow, !workflow.steps.isEmpty {
+            let file = target.appendingPathComponent(KitLabChecks.file)
+            do {
+                try fileManager.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(KitLabChecks.source(labs: workflow.steps.map(\.lab)).utf8).write(to: file)
+            } catch {
+                throw ExportError("cannot write \(KitLabChecks.file): \(error.localizedDescription)")
+            }
+            if !shipped.contains(KitLabChecks.file) { shipped.append(KitLabChecks.file) }
         }
         // The container the grader's system runs in (outside the manifest, like the workflow: grading
         // never reads it). A student on a Mac or on Windows opens the kit in it.

@@ -25,7 +25,7 @@ public enum ChildSandbox {
     /// is one) and `unshare`; nil when the machine has no `unshare` that works (checked once, by
     /// running a sandboxed `true`).
     public static let launcher: [String]? = {
-        #if os(Linux)
+        #if os(Linux) && !RACELAB_NO_LINUX_FACILITIES
         guard let path = ["/usr/bin/unshare", "/bin/unshare"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return nil }
         guard let folder = try? RunFolder.privateFolder(named: "racelab-sandbox-probe") else { return nil }
         defer { try? FileManager.default.removeItem(at: folder) }

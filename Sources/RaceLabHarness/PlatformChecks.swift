@@ -13,7 +13,7 @@ public struct PlatformChecks: Sendable, Equatable {
 
     /// This system's.
     public static var here: PlatformChecks {
-        #if os(Linux)
+        #if os(Linux) && !RACELAB_NO_LINUX_FACILITIES
         PlatformChecks(preemptionAndHolds: true, quietFromKernel: true, storyHolds: true, childConfinement: true)
         #else
         PlatformChecks(preemptionAndHolds: false, quietFromKernel: false, storyHolds: false, childConfinement: false)
@@ -28,6 +28,17 @@ public struct PlatformChecks: Sendable, Equatable {
         if !storyHolds { missing.append("no holds at a thread's end") }
         if !childConfinement { missing.append("children not confined") }
         return missing
+    }
+
+    /// `racelab doctor`: each check, and whether this system has it.
+    public var lines: [String] {
+        func line(_ has: Bool, _ what: String) -> String { "  \(has ? "yes" : "no ")  \(what)" }
+        return [
+            line(preemptionAndHolds, "stress pass: random preemption at synchronisation points, holds counted exactly"),
+            line(quietFromKernel, "\"the app is quiet\" asked of the kernel (what each thread waits for), not of a clock"),
+            line(storyHolds, "holds that wait for the story (a thread's end; a strong reference taken off main)"),
+            line(childConfinement, "children confined (namespaces, seccomp, Landlock) and their processes followed"),
+        ]
     }
 
     /// A line for the top of a run's or a check's output; nil when every check is available.

@@ -45,6 +45,7 @@ public struct RaceLabCommandLine {
     static let reportSpec = CommandSpec(
         name: "report", valueOptions: ["html"], positionals: 1...1,
         usage: "racelab report RESULTS.json --html FILE (RESULTS.json from racelab run --json)")
+    static let doctorSpec = CommandSpec(name: "doctor", usage: "racelab doctor")
     static let policySpec = CommandSpec(name: "policy", flags: ["markdown", "isolation"], usage: "racelab policy [--markdown | --isolation]")
     static let explainSpec = CommandSpec(
         name: "explain", flags: ["json", "stacks"], positionals: 0...1,
@@ -61,6 +62,7 @@ public struct RaceLabCommandLine {
                                             a TSan log (from a lab or any program) in plain words
           racelab policy [--markdown]       what an exercise may not contain, and why
           racelab policy --isolation        how children are isolated on this machine (measured)
+          racelab doctor                    what this machine can check: the grader's checks, or fewer
           racelab help                      this text
 
         run options:
@@ -118,6 +120,9 @@ public struct RaceLabCommandLine {
                 return try explain(ParsedArguments(rest, spec: Self.explainSpec))
             case "compiler-check":
                 return try compilerCheck(ParsedArguments(rest, spec: Self.compilerCheckSpec))
+            case "doctor":
+                _ = try ParsedArguments(rest, spec: Self.doctorSpec)
+                return doctor()
             case "policy":
                 let arguments = try ParsedArguments(rest, spec: Self.policySpec)
                 if arguments.has("markdown") {
@@ -132,12 +137,25 @@ public struct RaceLabCommandLine {
                 }
                 return 0
             default:
-                throw UsageError("unknown command '\(command)'; valid: list, run, report, explain, policy, \(Self.gradingCommandNames.joined(separator: ", ")), compiler-check, help")
+                throw UsageError("unknown command '\(command)'; valid: list, run, report, explain, policy, doctor, \(Self.gradingCommandNames.joined(separator: ", ")), compiler-check, help")
             }
         } catch {
             FileHandle.standardError.write(Data("racelab: \(error.message)\n".utf8))
             return 2
         }
+    }
+
+    // MARK: doctor
+
+    /// What this machine can check, beside what the grader checks.
+    func doctor() -> Int32 {
+        let checks = PlatformChecks.here
+        print("racelab doctor: this machine's checks (the grader runs on Linux and has them all)")
+        print("  \(rl_tsan_enabled() != 0 ? "yes" : "no ")  ThreadSanitizer built in\(rl_tsan_enabled() != 0 ? "" : " (make build builds with it)")")
+        for line in checks.lines { print(line) }
+        print("  isolation: " + ChildIsolation.probe(executable: childProgram).summary)
+        if let note = checks.note { print(note) } else { print("Every check the grader makes runs here: a PASS here is the grader's PASS.") }
+        return rl_tsan_enabled() != 0 ? 0 : 1
     }
 
     // MARK: list

@@ -19,6 +19,18 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(result.stdout, "")
     }
 
+    /// `racelab doctor`: this machine's checks, each yes or no; here (Linux, TSan) all of them.
+    func testDoctorSaysWhatThisMachineChecks() throws {
+        let result = try LabsTestSupport.runRacelab(["doctor"])
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        XCTAssertTrue(result.stdout.contains("yes  ThreadSanitizer built in"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("yes  stress pass: random preemption"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("a PASS here is the grader's PASS"), result.stdout)
+        let extra = try LabsTestSupport.runRacelab(["doctor", "now"])
+        XCTAssertEqual(extra.status, 2)
+        XCTAssertEqual(extra.stdout, "")
+    }
+
     func testBadNumbersAndChoices() throws {
         let negative = try LabsTestSupport.runRacelab(["run", "list-adder", "--iterations", "-3"])
         XCTAssertEqual(negative.status, 2)
@@ -30,7 +42,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(mode.status, 2)
         let command = try LabsTestSupport.runRacelab(["frobnicate"])
         XCTAssertEqual(command.status, 2)
-        XCTAssertEqual(command.stderr, "racelab: unknown command 'frobnicate'; valid: list, run, report, explain, policy, check, hint, progress, grade, grade-all, export, calibrate, bench, compiler-check, help\n")
+        XCTAssertEqual(command.stderr, "racelab: unknown command 'frobnicate'; valid: list, run, report, explain, policy, doctor, check, hint, progress, grade, grade-all, export, calibrate, bench, compiler-check, help\n")
         let learners = try LabsTestSupport.runRacelab(["bench", "learners", "/nonexistent/class"])
         XCTAssertEqual(learners.status, 2)
         XCTAssertEqual(learners.stderr, "racelab: '/nonexistent/class' is not there: give progress files (.racelab/progress.json) or folders of students' kits\n")

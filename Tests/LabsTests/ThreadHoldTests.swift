@@ -53,29 +53,6 @@ final class ThreadHoldTests: XCTestCase {
     }
 }
 
-/// The OS's count of a thread's wake-ups, which worker-thread uses for a worker that naps in a
-/// wait loop of its own.
-final class ThreadWakeUpsTests: XCTestCase {
-    func testASleepingThreadIsSwitchedInWhenItWakes() throws {
-        #if os(Linux)
-        let id = try XCTUnwrap(Self.currentThreadID())
-        let before = try XCTUnwrap(ThreadWakeUps.count(thread: id))
-        for _ in 0..<5 { usleep(2_000) }
-        let after = try XCTUnwrap(ThreadWakeUps.count(thread: id))
-        XCTAssertGreaterThanOrEqual(after - before, 5, "five naps, five wake-ups at least")
-        XCTAssertNil(ThreadWakeUps.count(thread: 999_999_999), "no such thread")
-        #else
-        throw XCTSkip("/proc is Linux's")
-        #endif
-    }
-
-    /// This thread's id, from /proc/thread-self ("PID/task/TID").
-    private static func currentThreadID() -> Int64? {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self"))
-            .flatMap { $0.split(separator: "/").last }.flatMap { Int64($0) }
-    }
-}
-
 /// A screen's label and spinner are views: every value the label took is kept, and a spinner
 /// set after its screen was dismissed is a callback reaching a dead screen.
 final class ScreenViewsTests: XCTestCase {

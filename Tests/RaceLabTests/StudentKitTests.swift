@@ -44,14 +44,29 @@ final class StudentKitTests: XCTestCase {
         XCTAssertEqual(Set(summary.manifest.files.keys), [
             "Package.swift", "Makefile", "README.md", "Labs/Alpha/Scenario.swift", "Labs/Alpha/Broken.swift",
             "Labs/Alpha/Exercise.swift", "Labs/Alpha/README.md", "Labs/Beta/Scenario.swift", "Labs/Beta/Exercise.swift",
-            "Sources/RaceLabHarness/Verdict.swift", "Tests/LabsTests/T.swift",
+            "Sources/RaceLabHarness/Verdict.swift",
         ])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: kit.appendingPathComponent("Tests/LabsTests/T.swift").path),
+                       "the harness's own tests stay in the project")
         XCTAssertEqual(summary.manifest.editable, ["Labs/Alpha/Exercise.swift", "Labs/Beta/Exercise.swift"])
         XCTAssertEqual(summary.manifest.files["Labs/Alpha/Exercise.swift"], SHA256.hex("exercise"))
         XCTAssertFalse(FileManager.default.fileExists(atPath: kit.appendingPathComponent("Labs/Alpha/Fixed.swift").path))
         XCTAssertEqual(KitManifest.read(packageAt: kit), summary.manifest)
         XCTAssertEqual(TamperCheck.check(kit, against: summary.manifest), [], "a fresh kit is what it says it is")
         XCTAssertThrowsError(try StudentKit.export(from: root, to: kit), "the kit folder is not empty now")
+    }
+
+    /// A kit's test suite is one test per lab, in the course's order, each a `racelab check`.
+    func testTheKitsTestsAreOnePerLab() throws {
+        let root = try makePackage()
+        let kit = scratch.appendingPathComponent("kit")
+        let summary = try StudentKit.export(from: root, to: kit, workflow: ClassroomWorkflow(labs: ["list-adder", "ui-off-main"], pointsPerLab: 10))
+        let tests = try String(contentsOf: kit.appendingPathComponent(KitLabChecks.file), encoding: .utf8)
+        XCTAssertTrue(tests.contains("func test01_list_adder() throws { try check(\"list-adder\") }"), tests)
+        XCTAssertTrue(tests.contains("func test02_ui_off_main() throws { try check(\"ui-off-main\") }"), tests)
+        XCTAssertTrue(tests.contains("process.arguments = [\"check\", lab]"), tests)
+        XCTAssertNotNil(summary.manifest.files[KitLabChecks.file], "a student edits exercises only")
+        XCTAssertEqual(KitLabChecks.testName("too-many-threads", index: 14), "test14_too_many_threads")
     }
 
     /// The development container ships in every kit, outside the manifest (grading never reads it).
@@ -103,12 +118,12 @@ final class StudentKitTests: XCTestCase {
         let kit = scratch.appendingPathComponent("kit")
         let manifest = try StudentKit.export(from: try makePackage(), to: kit).manifest
         try write("always pass", "Sources/RaceLabHarness/Verdict.swift", in: kit)
-        try FileManager.default.removeItem(at: kit.appendingPathComponent("Tests/LabsTests/T.swift"))
+        try FileManager.default.removeItem(at: kit.appendingPathComponent("Labs/Alpha/Broken.swift"))
         try write("the solution", "Labs/Alpha/Fixed.swift", in: kit)
         let findings = TamperCheck.check(kit, against: manifest)
-        XCTAssertEqual(findings.map(\.kind), [.changed, .missing, .added])
-        XCTAssertEqual(findings.map(\.path), ["Sources/RaceLabHarness/Verdict.swift", "Tests/LabsTests/T.swift", "Labs/Alpha/Fixed.swift"])
-        XCTAssertTrue(TamperCheck.summary(findings).hasPrefix("Sources/RaceLabHarness/Verdict.swift changed; Tests/LabsTests/T.swift missing"))
+        XCTAssertEqual(findings.map(\.kind), [.missing, .changed, .added])
+        XCTAssertEqual(findings.map(\.path), ["Labs/Alpha/Broken.swift", "Sources/RaceLabHarness/Verdict.swift", "Labs/Alpha/Fixed.swift"])
+        XCTAssertTrue(TamperCheck.summary(findings).hasPrefix("Labs/Alpha/Broken.swift missing; Sources/RaceLabHarness/Verdict.swift changed"))
     }
 
     func testARewrittenManifestDoesNotHideAnEdit() throws {

@@ -4,6 +4,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// The Linux facilities: stress preemption and holds, "quiet" asked of the kernel, the holds that
+// wait for the story, the calls interposed in front of ThreadSanitizer's, the children's
+// confinement. RL_NO_LINUX_FACILITIES builds without them on Linux too: the path a system
+// without them takes (macOS), built and run by CI (scripts/check-reduced-build.sh).
+#if defined(__linux__) && !defined(RL_NO_LINUX_FACILITIES)
+#define RL_LINUX_FACILITIES 1
+#else
+#define RL_LINUX_FACILITIES 0
+#endif
+
 // Checkpoints: lab threads report where they are; the scenario driver can pause a thread at a
 // named checkpoint (scripted mode). Everything here uses relaxed atomics in functions that TSan
 // does not instrument, so the harness never creates a happens-before edge between lab threads:

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# A student kit's `swift test --sanitize=thread`, as a student runs it: untouched, every lab's
+# test fails (with `racelab check`'s feedback) and nothing else runs; with list-adder solved, its
+# test passes. Usage: scripts/kit-tests-e2e.sh [WORK_DIR]
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+WORK=${1:-$(mktemp -d)}
+RACELAB="$ROOT/.build/debug/racelab"
+started=$(date +%s)
+say() { printf '\n== %s\n' "$*"; }
+fail() { echo "kit-tests-e2e: FAILED: $*" >&2; exit 1; }
+
+say "export a kit to $WORK/kit"
+rm -rf "$WORK/kit"
+(cd "$ROOT" && "$RACELAB" export "$WORK/kit" > /dev/null)
+[ -f "$WORK/kit/Tests/LabChecks/LabChecks.swift" ] || fail "the kit has no Tests/LabChecks/LabChecks.swift"
+[ ! -e "$WORK/kit/Tests/LabsTests" ] && [ ! -e "$WORK/kit/Tests/RaceLabTests" ] || fail "the harness's own tests were shipped"
+labs=$(grep -c 'func test[0-9]*_' "$WORK/kit/Tests/LabChecks/LabChecks.swift")
+
+say "untouched kit: swift test --sanitize=thread (expect $labs failing lab tests, nothing else)"
+cd "$WORK/kit"
+swift test --sanitize=thread --disable-swift-testing > "$WORK/untouched.log" 2>&1 && fail "an untouched kit's tests passed"
+failed=$(grep -cE "^Test Case '.*' failed" "$WORK/untouched.log" || true)
+passed=$(grep -cE "^Test Case '.*' passed" "$WORK/untouched.log" || true)
+grep -E "^Test Case '.*' (passed|failed)" "$WORK/untouched.log" | grep -vE "LabChecks" && fail "tests other than the lab checks ran"
+[ "$failed" = "$labs" ] && [ "$passed" = 0 ] || fail "expected $labs failing lab tests and none passing; $failed failed, $passed passed"
+grep -q "list-adder: not fixed yet" "$WORK/untouched.log" || fail "a failing test does not carry racelab check's feedback"
+echo "  $failed of $labs lab tests failed, each with its feedback; nothing else ran"
+
+say "list-adder solved: its test passes"
+"$ROOT/scripts/solve-kit.sh" "$WORK/kit" ListAdder
+swift test --sanitize=thread --disable-swift-testing --filter LabChecks.LabChecks/test01_list_adder > "$WORK/solved.log" 2>&1 \
+    || { tail -40 "$WORK/solved.log"; fail "a solved list-adder's test failed"; }
+grep -qE "^Test Case '.*test01_list_adder' passed" "$WORK/solved.log" || fail "test01_list_adder did not run"
+echo "  test01_list_adder passed"
+echo "kit-tests-e2e: all checks passed in $(( $(date +%s) - started )) s"
