@@ -280,9 +280,9 @@ RL_INVISIBLE int rl_quiet_look(int64_t *busy, int threads_only) {
         return 0;
     }
 #if !RL_LINUX_FACILITIES
-    // Without /proc, quiet is a clock's guess: no checkpoint hit for 50 ms (a thread that works
+    // Without /proc, quiet is a clock's guess: no checkpoint hit for 300 ms (a thread that works
     // between checkpoints for longer looks quiet). Said to the user (PlatformChecks).
-    if (rl_monotonic_ns() - rl_checkpoint_last_activity_ns() < 50000000) {
+    if (rl_monotonic_ns() - rl_checkpoint_last_activity_ns() < 300000000) {
         *busy = -4;
         return 0;
     }

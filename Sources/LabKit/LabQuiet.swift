@@ -27,7 +27,7 @@ public enum LabQuiet {
         case -1: return "\(rl_quiet_queued_work()) block(s) sent to the main queue or after a delay had not begun"
         case -2: return "a thread was being started"
         case -3: return "a thread held a controller until the user's next action"
-        case -4: return "a checkpoint was hit in the last 50 ms (this system cannot say what a thread waits for)"
+        case -4: return "a checkpoint was hit in the last 300 ms (this system cannot say what a thread waits for)"
         default: return "thread \(busy) was still running, or waiting for a time to pass"
         }
     }

@@ -44,8 +44,8 @@ public struct PlatformChecks: Sendable, Equatable {
     /// A line for the top of a run's or a check's output; nil when every check is available.
     public var note: String? {
         guard !missing.isEmpty else { return nil }
-        return "note: this system runs a reduced check (\(missing.joined(separator: "; "))): a fix that passes here "
-            + "may still fail the grader, which runs on Linux. For the grader's exact check, open the project in its "
-            + "container (README: \"Where to run it\")."
+        return "note: this system runs a reduced check (\(missing.joined(separator: "; "))): its verdicts are not the "
+            + "grader's, which runs on Linux (a wrong fix can pass here, and a right one fail). For the grader's exact check, "
+            + "open the project in its container (README: \"Where to run it\")."
     }
 }
