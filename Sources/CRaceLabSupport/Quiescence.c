@@ -189,19 +189,29 @@ RL_INVISIBLE static int parse_numbers(const char *text, unsigned long long *out,
 /// another thread of the lab can give it (a lock, a condition, an event). `pool`: a dispatch pool thread
 /// not running a block the harness saw sent (libraries send some themselves: OperationQueue,
 /// Swift's tasks); idle, such a thread waits for work with a time limit, so any wait counts.
-RL_INVISIBLE static int thread_is_busy(int64_t tid, int pool) {
+enum { RL_TASK_GONE, RL_TASK_AWAKE, RL_TASK_IN_CALL };
+
+/// What thread `tid` is doing, from /proc: gone (ended, or a zombie), awake (running, runnable,
+/// on its way in the kernel, or asleep outside any system call we can read), or asleep in a
+/// system call, whose number and arguments are then in `call`.
+RL_INVISIBLE static int task_state(int64_t tid, unsigned long long call[7]) {
     char text[512];
-    if (rl_read_task_file(tid, "stat", text, sizeof text) <= 0) return 0;  // ended
+    if (rl_read_task_file(tid, "stat", text, sizeof text) <= 0) return RL_TASK_GONE;
     const char *state = NULL;
     for (const char *c = text; *c; c++) if (*c == ')') state = c;
-    if (state == NULL || state[1] != ' ') return 1;
-    char letter = state[2];
-    if (letter == 'Z' || letter == 'X') return 0;
-    if (letter != 'S') return 1;  // R: running or runnable; D: in the kernel on its way
-    if (rl_read_task_file(tid, "syscall", text, sizeof text) <= 0) return 1;
+    if (state == NULL || state[1] != ' ') return RL_TASK_AWAKE;
+    if (state[2] == 'Z' || state[2] == 'X') return RL_TASK_GONE;
+    if (state[2] != 'S') return RL_TASK_AWAKE;  // R: running or runnable; D: in the kernel on its way
+    if (rl_read_task_file(tid, "syscall", text, sizeof text) <= 0) return RL_TASK_AWAKE;
+    // "running", or "-1 ..." (blocked outside any system call): awake.
+    if (text[0] < '0' || text[0] > '9' || parse_numbers(text, call, 7) < 1) return RL_TASK_AWAKE;
+    return RL_TASK_IN_CALL;
+}
+
+RL_INVISIBLE static int thread_is_busy(int64_t tid, int pool) {
     unsigned long long call[7] = {0};
-    // "running", or "-1 ..." (blocked outside any system call): busy.
-    if (text[0] < '0' || text[0] > '9' || parse_numbers(text, call, 7) < 1) return 1;
+    int state = task_state(tid, call);
+    if (state != RL_TASK_IN_CALL) return state == RL_TASK_AWAKE;
     switch ((long)call[0]) {
     case SYS_futex:
         return !pool && call[4] != 0;  // a time limit: it goes on by itself
@@ -255,15 +265,8 @@ RL_INVISIBLE int rl_quiet_waits_untimed(int64_t tid) {
 #if RL_LINUX_FACILITIES
     // Only a futex: a run loop's poll (ppoll, epoll) shows no time limit although a timer
     // descriptor in its set wakes it (Foundation's run loop on Linux).
-    char text[512];
-    if (rl_read_task_file(tid, "stat", text, sizeof text) <= 0) return 0;
-    const char *state = NULL;
-    for (const char *c = text; *c; c++) if (*c == ')') state = c;
-    if (state == NULL || state[1] != ' ' || state[2] != 'S') return 0;
-    if (rl_read_task_file(tid, "syscall", text, sizeof text) <= 0) return 0;
     unsigned long long call[7] = {0};
-    if (text[0] < '0' || text[0] > '9' || parse_numbers(text, call, 7) < 5) return 0;
-    return (long)call[0] == SYS_futex && call[4] == 0;
+    return task_state(tid, call) == RL_TASK_IN_CALL && (long)call[0] == SYS_futex && call[4] == 0;
 #else
     (void)tid;
     return 0;
