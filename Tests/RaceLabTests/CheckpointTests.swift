@@ -77,13 +77,15 @@ final class PreemptionTests: XCTestCase {
         Checkpoint.reset()
         final class Steps: Sendable { let count = Atomic<Int>(0) }
         let steps = Steps()
-        /// A thread that hits a checkpoint (so it is a lab thread), then only does atomic steps.
-        func busyLabThread(for seconds: Double) {
+        /// A thread that hits a checkpoint (so it is a lab thread), then only does atomic steps,
+        /// for `seconds` or, given `until`, until that holds (capped at 30 s: a loaded machine
+        /// gives the thread little time, so counts over a fixed time would say nothing).
+        func busyLabThread(for seconds: Double, until: (@Sendable () -> Bool)? = nil) {
             let done = DispatchSemaphore(value: 0)
             Thread.detachNewThread {
                 Checkpoint.hit("test.preempted")
-                let end = rl_monotonic_ns() + Int64(seconds * 1e9)
-                while rl_monotonic_ns() < end {
+                let end = rl_monotonic_ns() + Int64((until == nil ? seconds : 30) * 1e9)
+                while rl_monotonic_ns() < end, !(until?() ?? false) {
                     for _ in 0..<100 { steps.count.add(1, ordering: .relaxed) }
                 }
                 done.signal()
@@ -95,10 +97,10 @@ final class PreemptionTests: XCTestCase {
         XCTAssertEqual(rl_preemption_signals_handled(), handledBefore, "off: no signal")
 
         XCTAssertEqual(rl_preemption_start(7, 50, 100), 0)
-        busyLabThread(for: 0.2)
+        busyLabThread(for: 0, until: { rl_preemption_signals_handled() - handledBefore > 10 })
         rl_preemption_stop()
         let handled = rl_preemption_signals_handled() - handledBefore
-        XCTAssertGreaterThan(handled, 10, "a busy lab thread is preempted often (\(handled) times in 0.2 s)")
+        XCTAssertGreaterThan(handled, 10, "a busy lab thread is preempted again and again (\(handled) times in at most 30 s)")
         XCTAssertGreaterThanOrEqual(rl_preemption_signals_sent(), rl_preemption_signals_handled())
 
         let afterStop = rl_preemption_signals_handled()
