@@ -28,7 +28,8 @@ public final class ConcurrentPerformPhoto: Sendable {
     /// The brightness of one row (0 to 255). Slow: every call is the checkpoint "photo.row",
     /// where the harness may hold or delay the thread that measures it.
     public func brightness(ofRow row: Int) -> Int {
-        Checkpoint.hit("photo.row")
+        let hit = Checkpoint.hit("photo.row")
+        if !Thread.isMainThread { ThreadHold.reached(hit: hit) }
         return rows[row]
     }
 
@@ -73,8 +74,10 @@ public enum ConcurrentPerformLab: LabScenario {
 
         /// The user measures a photo and waits for the answer; then the screen must show it.
         func measure(_ photo: ConcurrentPerformPhoto, during: (() -> Void)? = nil) {
+            if run.mode == .stress { holdOneRow(of: photo) }
             run.user("measures a photo of \(photo.rowCount) rows") { controller.measure(photo) }
             during?()
+            if run.mode == .stress { letTheRowGo() }
             if !run.waitUntilDoneOrQuiet({ !screen.measuring.isOn() }) {
                 run.fail("the spinner still turns, and nothing is left running that could stop it")
             }
@@ -84,6 +87,30 @@ public enum ConcurrentPerformLab: LabScenario {
                        "the photo's \(photo.rowCount) rows add up to \(photo.trueTotal), but the screen shows \(shown)"
                        + (Int(shown).map { $0 < photo.trueTotal ? " (\(photo.trueTotal - $0) of its brightness lost)" : "" } ?? ""))
             if shown != String(photo.trueTotal) { run.record("wrong totals", 1) }
+        }
+
+        /// Stress: the thread that measures one of the photo's first rows is held at one of the
+        /// next synchronisation points after it (but 0 to 3: a total loaded, a lock taken, a
+        /// store), until every other thread is done or waits for it. A total read in one step and
+        /// written in another then misses every other row's update, on any machine, however busy.
+        func holdOneRow(of photo: ConcurrentPerformPhoto) {
+            let row = 1 + Int(run.random.next(upperBound: UInt64(max(photo.rowCount / 2, 1))))
+            ThreadHold.arm(atHit: Checkpoint.hits("photo.row") + row,
+                           at: .point(skipping: Int(run.random.next(upperBound: UInt64(4)))), atMost: 5)
+        }
+        func letTheRowGo() {
+            defer { ThreadHold.cancel() }
+            // Held, or all done without (the rows were measured on the main thread, or with no
+            // synchronisation point after them). The caps are for a lab that never settles.
+            var held = false
+            _ = run.waitUntil(timeout: 5) {
+                held = ThreadHold.waitUntilHeld(timeout: 0.002)
+                return held || LabQuiet.now
+            }
+            guard held else { return }
+            _ = run.waitUntil(timeout: 4) { LabQuiet.butForHeldThreadNow }
+            ThreadHold.release()
+            run.record("rows held", 1)
         }
 
         switch run.mode {

@@ -39,6 +39,19 @@ final class PhotoPipelineWorkLog: Sendable {
 
     let downloadSteps: [Counter]
     let filterSteps: [Counter]
+    /// How many downloads and filters took their last step, and the row of the latest, as
+    /// `count << 8 | row`: which row a thread held after that step works for.
+    let lastSteps = Atomic<Int>(0)
+
+    /// A thread took the last step of `row`'s download or filter: it may be held at one of its
+    /// next synchronisation points (stress, `ThreadHold.arm` with this count).
+    func tookLastStep(of row: Int) {
+        var seen = lastSteps.load(ordering: .relaxed)
+        while !lastSteps.compareExchange(expected: seen, desired: ((seen >> 8) + 1) << 8 | row, ordering: .relaxed).exchanged {
+            seen = lastSteps.load(ordering: .relaxed)
+        }
+        ThreadHold.reached(hit: (seen >> 8) + 1)
+    }
 
     init(rows: Int) {
         downloadSteps = (0..<rows).map { _ in Counter() }
@@ -80,6 +93,7 @@ public final class PhotoPipelineNetwork: Sendable {
             if isCancelled() { return false }
             log.downloadSteps[row].value.add(1, ordering: .relaxed)
             Checkpoint.hit("photo.download")
+            if chunk == chunks[row] - 1 { log.tookLastStep(of: row) }
             image?.pixels += Self.bytes(row: row, chunk: chunk)
         }
         if missing.contains(url) {  // 404: the whole wait was for nothing
@@ -123,6 +137,7 @@ public final class PhotoPipelineSepiaFilter: Sendable {
             if isCancelled() { return nil }
             if let row { network.log.filterSteps[row].value.add(1, ordering: .relaxed) }
             Checkpoint.hit("photo.filter")
+            if let row, step == Self.steps - 1 { network.log.tookLastStep(of: row) }
             Self.tone(&toned.pixels, step: step)
         }
         toned.sepiaPasses += 1
@@ -327,6 +342,37 @@ public enum PhotoPipelineLab: LabScenario {
             }
         case .stress:
             var first = 0
+            // Now and then the thread that has just done a visible row's last download chunk or
+            // filter step is held at one of its next synchronisation points (but 0 to 15: memory
+            // allocated, a cancellation check, the queue's own locks), while the user scrolls
+            // that row away and back. A cancelled operation that goes on to write what the table
+            // reads is then caught whichever machine grades it, not only when a busy one happens
+            // to stall it there. The hold ends early if the main thread waits for it.
+            if run.random.next(upperBound: UInt64(2)) == 0 {
+                // Of the 4 visible rows' 8 last steps (a download's, a filter's), one not yet taken.
+                let taken = log.lastSteps.load(ordering: .relaxed) >> 8
+                let due = taken + 1 + Int(run.random.next(upperBound: UInt64(max(2 * visibleCount - taken, 1))))
+                ThreadHold.arm(atHit: due, at: .point(skipping: Int(run.random.next(upperBound: UInt64(16)))), atMost: 2, untilIWait: true)
+                defer { ThreadHold.cancel() }
+                var held = false
+                _ = run.waitUntil(timeout: 5) {
+                    held = ThreadHold.waitUntilHeld(timeout: 0.002)
+                    return held || LabQuiet.now
+                }
+                let step = log.lastSteps.load(ordering: .relaxed)
+                if held, step >> 8 == due {
+                    let row = step & 0xFF
+                    beginScroll()
+                    table.scroll(to: top(row + 1 <= rows - visibleCount ? row + 1 : row - visibleCount))
+                    endScroll()
+                    beginScroll()
+                    table.scroll(to: top(min(row, rows - visibleCount)))
+                    endScroll()
+                    first = min(row, rows - visibleCount)
+                    run.record("rows held while scrolled away", 1)
+                }
+                ThreadHold.release()
+            }
             for _ in 0..<3 {
                 run.randomPause(upTo: 3)
                 beginScroll()

@@ -378,6 +378,9 @@ RL_INVISIBLE int rl_hold_arm_self(int64_t skip, int64_t at_most_ns, int64_t aske
     STORE(&hold_last_point, 0);
     STORE(&hold_nudge, 0);
     STORE(&hold_state, RL_HOLD_ASKED);
+    // A dispatch pool thread blocks every signal: let this one in (raw, no interceptor).
+    uint64_t urgent = 1ULL << (SIGURG - 1);
+    syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, &urgent, NULL, sizeof urgent);
     // Delivered by TSan at this thread's next synchronisation point.
     return syscall(SYS_tgkill, getpid(), (pid_t)me, SIGURG) == 0;
 #else

@@ -1,9 +1,13 @@
+#define _GNU_SOURCE
 #include "CRaceLabSupport.h"
 
 #include <fcntl.h>
 #include <pthread.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#if RL_LINUX_FACILITIES
+#include <link.h>
+#endif
 
 #include "Invisible.h"
 
@@ -191,9 +195,39 @@ RL_INVISIBLE static int parse_numbers(const char *text, unsigned long long *out,
 /// Swift's tasks); idle, such a thread waits for work with a time limit, so any wait counts.
 enum { RL_TASK_GONE, RL_TASK_AWAKE, RL_TASK_IN_CALL };
 
+/// Whether `pc` lies in this program's own code (not a shared library's). ThreadSanitizer's
+/// runtime is linked into the program, and it alone makes system calls from there (Swift code
+/// makes none; the harness's C calls libc's `syscall`): a futex wait from there is the runtime's
+/// own lock, held for a moment by another thread (a report being written, a thread being
+/// registered), not a wait for the lab. The first loaded object dl_iterate_phdr lists is the
+/// program.
+static uintptr_t program_code_start, program_code_end;  // [start, end): found once
+
+RL_INVISIBLE static int find_program_code(struct dl_phdr_info *info, size_t size, void *unused) {
+    (void)size, (void)unused;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *segment = &info->dlpi_phdr[i];
+        if (segment->p_type != PT_LOAD || !(segment->p_flags & PF_X)) continue;
+        uintptr_t start = info->dlpi_addr + segment->p_vaddr;
+        if (program_code_start == 0 || start < program_code_start) program_code_start = start;
+        if (start + segment->p_memsz > program_code_end) program_code_end = start + segment->p_memsz;
+    }
+    return 1;  // the program only
+}
+
+RL_INVISIBLE static int in_program_code(unsigned long long pc) {
+    static int found;
+    if (!__atomic_load_n(&found, __ATOMIC_ACQUIRE)) {
+        dl_iterate_phdr(find_program_code, NULL);
+        __atomic_store_n(&found, 1, __ATOMIC_RELEASE);
+    }
+    return pc >= program_code_start && pc < program_code_end;
+}
+
 /// What thread `tid` is doing, from /proc: gone (ended, or a zombie), awake (running, runnable,
-/// on its way in the kernel, or asleep outside any system call we can read), or asleep in a
-/// system call, whose number and arguments are then in `call`.
+/// on its way in the kernel, waiting for a lock of ThreadSanitizer's runtime, or asleep outside
+/// any system call we can read), or asleep in a system call, whose number and arguments are then
+/// in `call`.
 RL_INVISIBLE static int task_state(int64_t tid, unsigned long long call[7]) {
     char text[512];
     if (rl_read_task_file(tid, "stat", text, sizeof text) <= 0) return RL_TASK_GONE;
@@ -204,7 +238,11 @@ RL_INVISIBLE static int task_state(int64_t tid, unsigned long long call[7]) {
     if (state[2] != 'S') return RL_TASK_AWAKE;  // R: running or runnable; D: in the kernel on its way
     if (rl_read_task_file(tid, "syscall", text, sizeof text) <= 0) return RL_TASK_AWAKE;
     // "running", or "-1 ..." (blocked outside any system call): awake.
-    if (text[0] < '0' || text[0] > '9' || parse_numbers(text, call, 7) < 1) return RL_TASK_AWAKE;
+    // The call's number, its 6 arguments, the stack pointer and the program counter.
+    unsigned long long numbers[9] = {0};
+    if (text[0] < '0' || text[0] > '9' || parse_numbers(text, numbers, 9) < 9) return RL_TASK_AWAKE;
+    if ((long)numbers[0] == SYS_futex && in_program_code(numbers[8])) return RL_TASK_AWAKE;
+    for (int i = 0; i < 7; i++) call[i] = numbers[i];
     return RL_TASK_IN_CALL;
 }
 
@@ -273,12 +311,12 @@ RL_INVISIBLE int rl_quiet_waits_untimed(int64_t tid) {
 #endif
 }
 
-RL_INVISIBLE int rl_quiet_look(int64_t *busy, int threads_only) {
+RL_INVISIBLE int rl_quiet_look(int64_t *busy, int flags) {
     if (LOAD(&threads_starting) > 0) {
         *busy = -2;
         return 0;
     }
-    if (!threads_only && LOAD(&waiting_work) > 0) {
+    if (!(flags & RL_QUIET_THREADS_ONLY) && LOAD(&waiting_work) > 0) {
         *busy = -1;
         return 0;
     }
@@ -293,8 +331,10 @@ RL_INVISIBLE int rl_quiet_look(int64_t *busy, int threads_only) {
     for (int index = 0; index < RL_QUIET_SLOTS; index++) {
         int64_t tid = LOAD(&slot_thread[index]);
         if (tid == 0 || LOAD(&slot_is_paused[index]) || LOAD(&slot_story_held[index])) continue;
+        int held = LOAD(&slot_is_held[index]);
+        if (held && (flags & RL_QUIET_BUT_HELD)) continue;
         int pool = LOAD(&slot_is_pool[index]) && LOAD(&slot_running[index]) == 0;
-        if (LOAD(&slot_is_held[index]) || thread_is_busy(tid, pool)) {
+        if (held || thread_is_busy(tid, pool)) {
             *busy = tid;
             return 0;
         }

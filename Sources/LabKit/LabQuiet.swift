@@ -15,7 +15,14 @@ public enum LabQuiet {
     /// left out: for a main thread that is busy on purpose, and so does not run it).
     public static var threadsNow: Bool {
         var busy: Int64 = 0
-        return rl_quiet_look(&busy, 1) == 1
+        return rl_quiet_look(&busy, RL_QUIET_THREADS_ONLY) == 1
+    }
+
+    /// Quiet but for a thread the harness holds (`ThreadHold`): what the other threads do while
+    /// it is held has ended, or waits for it (a lock it has).
+    public static var butForHeldThreadNow: Bool {
+        var busy: Int64 = 0
+        return rl_quiet_look(&busy, RL_QUIET_BUT_HELD) == 1
     }
 
     /// What is not quiet, in words ("thread 1234 is running", "3 blocks sent to queues have not

@@ -95,11 +95,15 @@ extension ThreadHold {
     /// Stress: the thread whose call to `reached(hit:)` brings hit number `hit` is held at
     /// `place`, for up to `atMost` seconds, or until `release()`. Wait for it with
     /// `waitUntilHeld`; `cancel()` takes back a hold never reached (the work went another way).
-    public static func arm(atHit hit: Int, at place: Place, atMost: Double) {
+    /// `untilIWait`: a hold at a point also ends once this (the arming) thread is seen blocked,
+    /// most likely on a lock the held thread has, as `race` does: a correct fix is slowed, never
+    /// stalled.
+    public static func arm(atHit hit: Int, at place: Place, atMost: Double, untilIWait: Bool = false) {
         switch place {
         case .point(let skipped): dueSkip.store(skipped, ordering: .relaxed)
         case .handOver: dueSkip.store(-1, ordering: .relaxed)
         }
+        dueAsker.store(untilIWait ? Int(rl_current_thread_id()) : 0, ordering: .relaxed)
         dueLimit.store(Int(atMost * 1e9), ordering: .relaxed)
         dueHit.store(hit, ordering: .relaxed)
     }
@@ -109,7 +113,8 @@ extension ThreadHold {
         guard dueHit.load(ordering: .relaxed) == hit,
               dueHit.compareExchange(expected: hit, desired: 0, ordering: .relaxed).exchanged else { return }
         let skipped = dueSkip.load(ordering: .relaxed), limit = Int64(dueLimit.load(ordering: .relaxed))
-        _ = skipped < 0 ? rl_hold_arm_at_hand_over(limit) : rl_hold_arm_self(Int64(skipped), limit, 0)
+        let asker = Int64(dueAsker.load(ordering: .relaxed))
+        _ = skipped < 0 ? rl_hold_arm_at_hand_over(limit) : rl_hold_arm_self(Int64(skipped), limit, asker)
     }
 
     /// True once the armed thread is held; false after `timeout` seconds without, or once the
@@ -127,6 +132,7 @@ extension ThreadHold {
     private static let dueHit = Atomic<Int>(0)
     private static let dueSkip = Atomic<Int>(0)  // -1: at the hand-over
     private static let dueLimit = Atomic<Int>(0)
+    private static let dueAsker = Atomic<Int>(0)  // 0: none
 
     private final class WorkDone: Sendable {
         let flag = Atomic<Bool>(false)

@@ -151,9 +151,13 @@ void rl_quiet_held(int held);
 /// 1 when no work waits for the main queue or a delay and every thread started (harness threads aside, a
 /// dispatch pool thread only while it runs a block, a thread paused at a scripted checkpoint
 /// aside) has ended or waits with no time limit; else 0, and `busy` says why: a busy thread's
-/// kernel id, -1 for waiting work, -2 for a thread being created. `threads_only`: the threads
-/// alone (work waiting for the main queue, which a busy main thread does not run, is left out).
-int rl_quiet_look(int64_t *busy, int threads_only);
+/// kernel id, -1 for waiting work, -2 for a thread being created. `flags`: RL_QUIET_THREADS_ONLY,
+/// the threads alone (work waiting for the main queue, which a busy main thread does not run, is
+/// left out); RL_QUIET_BUT_HELD, a thread held by the harness left out too (what the others do
+/// meanwhile has ended).
+#define RL_QUIET_THREADS_ONLY 1
+#define RL_QUIET_BUT_HELD 2
+int rl_quiet_look(int64_t *busy, int flags);
 /// A small /proc/self/task/TID/NAME file of one of this process's threads into `text`
 /// (NUL-terminated), with raw system calls (no interceptor); its length, or -1.
 long rl_read_task_file(int64_t tid, const char *name, char *text, long size);
