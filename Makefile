@@ -3,10 +3,12 @@ SWIFT ?= swift
 # Package.swift finds the labs by listing Labs/; SwiftPM's manifest cache would not notice a
 # new lab folder, so every build re-reads the manifest (a fraction of a second).
 SANITIZE = --sanitize=thread --manifest-cache none --explicit-target-dependency-import-check error
-RACELAB = .build/debug/racelab
+# Where SwiftPM puts the products depends on the build system and the platform: asked, when a
+# recipe needs racelab (`=`, so targets that do not use it never ask).
+RACELAB = $(patsubst $(CURDIR)/%,%,$(shell $(SWIFT) build --sanitize=thread --show-bin-path 2>/dev/null || echo .build/debug))/racelab
 RUNS ?= 2
 
-.PHONY: all build run test lab check hint progress grade student-kit calibrate compiler-check clean
+.PHONY: all build run test lab check watch hint progress grade student-kit calibrate compiler-check clean
 
 all: run
 
@@ -39,6 +41,11 @@ lab: build
 check: build
 	@if [ -z "$(LAB)" ]; then echo "make check: say which lab, e.g. make check LAB=list-adder (racelab list shows them)"; exit 2; fi
 	$(RACELAB) check $(LAB)
+
+## make watch LAB=list-adder: check again each time the exercise is saved (h: a hint, q: stop).
+watch: build
+	@if [ -z "$(LAB)" ]; then echo "make watch: say which lab, e.g. make watch LAB=list-adder (racelab list shows them)"; exit 2; fi
+	@$(RACELAB) watch $(LAB)
 
 ## make hint LAB=list-adder: the lesson's next hint. make progress: every lab's status.
 hint: build

@@ -4,15 +4,17 @@
 # the kernel, the story holds, the interposed calls and the children's confinement. Checks that
 # it builds and links, that `racelab doctor` and every run say the check is reduced, and prints
 # `racelab run --all` as that system would see it (its verdicts are the reduced ones the README
-# documents; they are shown, not required). Usage: scripts/check-reduced-build.sh
+# documents; they are shown, not required). The same build proves the reference fixes and the
+# grading corpus memory-safe Swift (RACELAB_REFERENCE_SAFETY=1: the normal build compiles them
+# without warnings, which cannot go with that check). Usage: scripts/check-reduced-build.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scratch=.build/reduced
 say() { printf '\n== %s\n' "$*"; }
 fail() { echo "check-reduced-build: FAILED: $*" >&2; exit 1; }
 
-say "build without the Linux facilities ($scratch)"
-RACELAB_WITHOUT_LINUX_FACILITIES=1 swift build --sanitize=thread --manifest-cache none --scratch-path "$scratch" 2>&1 | grep -E "error|Compiling|Build complete" | tail -3
+say "build without the Linux facilities, reference fixes and corpus as memory-safe Swift ($scratch)"
+RACELAB_WITHOUT_LINUX_FACILITIES=1 RACELAB_REFERENCE_SAFETY=1 swift build --sanitize=thread --manifest-cache none --scratch-path "$scratch" 2>&1 | grep -E "error|Compiling|Build complete" | tail -3
 racelab="$scratch/debug/racelab"
 [ -x "$racelab" ] || fail "no $racelab"
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The GitHub Classroom workflow's first step (.github/workflows/racelab.yml): Swift, then the
 # kit's racelab built with ThreadSanitizer. The grading steps after it run
-# `racelab grade --labs LAB --fail-unless-full`, one per lab.
+# `racelab grade --labs LAB --fail-unless-full`, one per lab (grade-lab.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bash Grading/install-swift.sh
@@ -12,4 +12,4 @@ if [ "${GITHUB_ACTIONS:-}" = true ] && [ "$(sysctl -n vm.mmap_rnd_bits 2>/dev/nu
 fi
 make build
 # What isolates each run on this runner (measured; every grade report says it too).
-.build/debug/racelab policy --isolation
+"$(swift build --sanitize=thread --show-bin-path)/racelab" policy --isolation

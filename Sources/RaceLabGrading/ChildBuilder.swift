@@ -6,10 +6,28 @@ import RaceLabHarness
 /// once and then only what each submission's exercises change.
 public struct ChildBuilder: Sendable {
     public let tree: URL
-    public var swift = "swift"
+    public var swift: String
     public var timeout: Double = 1800
+    /// Where the tree's products are, as SwiftPM says (`swift build --show-bin-path`): the folder
+    /// depends on the build system and the platform, so it is asked, never assumed.
+    public let buildFolder: URL
 
-    public init(tree: URL) { self.tree = tree }
+    public init(tree: URL, swift: String = "swift") {
+        self.tree = tree
+        self.swift = swift
+        buildFolder = Self.binFolder(of: tree, swift: swift)
+    }
+
+    /// SwiftPM's answer for `tree`; `.build/debug` (the native build system's link) if it has none.
+    public static func binFolder(of tree: URL, swift: String = "swift") -> URL {
+        let tool = ToolProcess(executable: URL(fileURLWithPath: "/usr/bin/env"), arguments: [swift, "build", "--sanitize=thread", "--show-bin-path"],
+                               directory: tree, timeout: 120, outputLimit: 1 << 16)
+        let result = tool.run(tick: 0.05)
+        if result.status == 0, let line = result.output.split(separator: "\n").last(where: { $0.hasPrefix("/") }) {
+            return URL(fileURLWithPath: String(line))
+        }
+        return tree.appendingPathComponent(".build/debug")
+    }
 
     /// The command: TSan, a fresh read of Package.swift, and undeclared imports are errors.
     public var arguments: [String] {
@@ -27,8 +45,7 @@ public struct ChildBuilder: Sendable {
     }
 
     /// The built program.
-    public var product: URL { tree.appendingPathComponent(".build/debug/racelab-child") }
-    public var buildFolder: URL { tree.appendingPathComponent(".build/debug") }
+    public var product: URL { buildFolder.appendingPathComponent("racelab-child") }
 
     /// For a student's command that is about to judge an exercise: builds when some exercise
     /// files (`changed`) are newer than the program; nil when none are. After a build that

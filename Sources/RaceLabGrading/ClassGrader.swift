@@ -115,8 +115,7 @@ public final class ClassGrader: @unchecked Sendable {
             }
         }
         tree = workspace.appendingPathComponent("kit")
-        builder = ChildBuilder(tree: tree)
-        builder.swift = settings.swift
+        builder = ChildBuilder(tree: tree, swift: settings.swift)
         builder.timeout = settings.buildTimeout
         calibrations = CalibrationFile.read(packageAt: settings.kit)
     }

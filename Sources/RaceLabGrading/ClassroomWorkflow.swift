@@ -22,7 +22,7 @@ public struct ClassroomWorkflow: Sendable {
     public var steps: [Step]
 
     public init(labs: [String], pointsPerLab: Int) {
-        steps = labs.map { Step(lab: $0, command: ".build/debug/racelab grade --labs \($0) --fail-unless-full", points: pointsPerLab) }
+        steps = labs.map { Step(lab: $0, command: "bash Grading/Classroom/grade-lab.sh \($0)", points: pointsPerLab) }
     }
 
     public var yaml: String {

@@ -32,6 +32,8 @@ extension RaceLabCommandLine {
         student:
           racelab check <lab>               your exercise through the grader's passes, in plain words
           racelab hint <lab> [--reset]      the lesson's hints, one more each time
+          racelab watch [<lab>]             check the lab again each time its exercise is saved
+                                            (h and Enter: a hint; q and Enter: stop)
           racelab progress                  every lab: not started, failing, passing
 
         instructor:
@@ -75,6 +77,7 @@ extension RaceLabCommandLine {
         switch command {
         case "check": return try check(ParsedArguments(rest, spec: Self.checkSpec))
         case "hint": return try hint(ParsedArguments(rest, spec: Self.hintSpec))
+        case "watch": return try watch(ParsedArguments(rest, spec: Self.watchSpec))
         case "progress": return try progress(ParsedArguments(rest, spec: Self.progressSpec))
         case "grade": return try grade(ParsedArguments(rest, spec: Self.gradeSpec))
         case "grade-all": return try gradeAll(ParsedArguments(rest, spec: Self.gradeAllSpec))
@@ -85,7 +88,7 @@ extension RaceLabCommandLine {
         }
     }
 
-    static let gradingCommandNames = ["check", "hint", "progress", "grade", "grade-all", "export", "calibrate", "bench"]
+    static let gradingCommandNames = ["check", "hint", "watch", "progress", "grade", "grade-all", "export", "calibrate", "bench"]
 
     // MARK: Shared
 

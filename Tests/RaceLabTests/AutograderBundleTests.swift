@@ -59,7 +59,7 @@ final class AutograderBundleTests: XCTestCase {
         let yaml = workflow.yaml
         XCTAssertTrue(yaml.contains("run: bash Grading/Classroom/setup.sh"))
         for lab in ["list-adder", "deadlock"] {
-            let command = ".build/debug/racelab grade --labs \(lab) --fail-unless-full"
+            let command = "bash Grading/Classroom/grade-lab.sh \(lab)"
             XCTAssertTrue(yaml.contains("        id: \(lab)\n        uses: classroom-resources/autograding-command-grader@v1"), lab)
             XCTAssertTrue(yaml.contains("          command: \(command)\n"), lab)
             XCTAssertTrue(yaml.contains("\(lab.uppercased())_RESULTS: \"${{steps.\(lab).outputs.result}}\""), lab)
