@@ -62,9 +62,16 @@ public enum ExerciseChecks {
     static func compiled(of lab: Lab, buildFolder: URL) -> [PolicyViolation]? {
         let module = exerciseModule(of: lab)
         let folder = buildFolder.appendingPathComponent("\(module).build")
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return nil }
-        let objects = names.filter { $0.hasSuffix(".o") }.sorted()
-        guard !objects.isEmpty else { return nil }
+        let objects = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".o") }.sorted()
+        guard !objects.isEmpty else {
+            #if os(Linux)
+            // Fail closed: a check that found nothing to read must not read as a clean one.
+            return [PolicyViolation(rule: "compiled-exercise", file: "\(module).build", line: nil,
+                                    construct: "no object files in \(folder.path)", why: ExercisePolicy.rule("compiled-exercise").why)]
+            #else
+            return nil  // Mach-O: the binary check is Linux-only
+            #endif
+        }
         var found: [PolicyViolation] = []
         for name in objects {
             do {

@@ -172,6 +172,8 @@ public enum ExercisePolicy {
                      why: "it comes from @_section, which is how load-time hooks are made"),
         ExerciseRule("c-call", .binary, construct: "a call to a C function outside the allowed list",
                      why: "the allowed C functions are the Swift runtime, ThreadSanitizer's own instrumentation, memory, time, sleeping and the pthread/semaphore/dispatch synchronisation calls; anything else can touch descriptors, processes, signals or the environment"),
+        ExerciseRule("compiled-exercise", .binary, construct: "an exercise whose compiled objects cannot be found",
+                     why: "the binary checks read the objects SwiftPM's native build system leaves in <Lab>Exercises.build/; where they are not (another build system), nothing checked would be graded, so the exercise is not: build with `swift build --build-system native` (the default of this toolchain)"),
         ExerciseRule("forbidden-api", .binary, construct: "a Swift API that is not on the list an exercise may use",
                      why: "an exercise may use its lab's module, LabKit's public API, the standard library, Dispatch, Synchronization and Foundation's threads, operations, locks, run loops, notifications, values, collections and formatting; files, URLs, processes, the environment, reflection and the harness's own modules are out of its reach"),
     ]
