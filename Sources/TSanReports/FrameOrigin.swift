@@ -21,8 +21,9 @@ public enum FrameOrigin: String, Codable, Sendable {
         }
         if let file {
             // TSan's runtime is linked into the program itself, so its module is the program's:
-            // only its source path gives it away.
-            if file.contains("compiler-rt/") || file.contains("/sanitizer_common/") { return .sanitizer }
+            // only its source gives it away, by what it is (a file of the runtime's own tree),
+            // never by a folder name a user's code may share.
+            if isRuntimeSource(file) { return .sanitizer }
             if file.hasPrefix("/<") { return .compilerGenerated }
         }
         if let module, let library = systemLibrary(module) { return library }
@@ -32,6 +33,20 @@ public enum FrameOrigin: String, Codable, Sendable {
             return .cLibrary
         }
         return .userCode
+    }
+
+    /// A source file of the sanitizer runtime: in one of its library folders (`lib/tsan/`,
+    /// `lib/sanitizer_common/`, `lib/interception/`, seen as `.../compiler-rt/lib/tsan/rtl/`),
+    /// named as the runtime names its files (`tsan_*`, `sanitizer_*`, `interception*`). A user's
+    /// `compiler-rt/test/race.c` is neither.
+    static func isRuntimeSource(_ file: String) -> Bool {
+        let components = file.split(separator: "/")
+        guard let name = components.last, components.count >= 3 else { return false }
+        let folders = components.dropLast()
+        let inRuntimeTree = zip(folders, folders.dropFirst()).contains { parent, child in
+            parent == "lib" && (child == "tsan" || child == "sanitizer_common" || child == "interception")
+        } || folders.last == "sanitizer_common"  // "lib/tsan/rtl/../../sanitizer_common/x.inc"
+        return inRuntimeTree && (name.hasPrefix("tsan_") || name.hasPrefix("sanitizer_") || name.hasPrefix("interception"))
     }
 
     /// The origin of a shared library by its name ("libdispatch.so", "libswiftCore.so"), nil

@@ -53,6 +53,16 @@ final class TSanExplainerTests: XCTestCase {
         XCTAssertFalse(text.contains("$s14"), "every Swift name is demangled")
     }
 
+    /// The runtime is known by its own source tree, not by a folder name: a program kept in a
+    /// folder called compiler-rt is explained like the same program kept anywhere else.
+    func testAUsersFolderNamedCompilerRtIsStillTheirCode() throws {
+        for fixture in ["global-race-in-compiler-rt-folder.log", "global-race-in-tmp.log"] {
+            let text = try explain(fixture).text
+            assertContains(text, ["Report 1 of 1: data race", "in Thread1, race.c:3", "in main, race.c:7"])
+            XCTAssertFalse(text.contains("inside libraries"), "\(fixture):\n\(text)")
+        }
+    }
+
     func testSwiftAccessRaceTwoModifyingAccessesGetTheReadModifyWriteCure() throws {
         let text = try explain("swift-access-race.log").text
         assertContains(text, [

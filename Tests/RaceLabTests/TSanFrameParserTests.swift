@@ -47,6 +47,12 @@ final class TSanFrameParserTests: XCTestCase {
             ("compute", "/home/me/libfoo/foo.c", "libfoo.so", .userCode),
             ("_CFThreadCreate", nil, "libFoundation.so", .foundation),
             ("mystery", nil, "app", .noSource),
+            // A user's code kept in a folder named after LLVM's is still theirs.
+            ("Thread1", "/home/me/compiler-rt/test/race.c", "race", .userCode),
+            ("bar1", "/home/me/llvm/compiler-rt/lib/tsan/mytest/race.c", "race", .userCode),
+            ("helper", "/home/me/sanitizer_common/helper.c", "race", .userCode),
+            ("__tsan::ProcessPendingSignals(__tsan::ThreadState*)", "/b/llvm/compiler-rt/lib/tsan/rtl/tsan_rtl.cpp", "race", .sanitizer),
+            ("internal_memcpy", "/b/llvm/compiler-rt/lib/sanitizer_common/sanitizer_libc.cpp", "race", .sanitizer),
         ]
         for (function, file, module, origin) in cases {
             XCTAssertEqual(FrameOrigin.classify(function: function, file: file, module: module), origin, function)
