@@ -46,10 +46,12 @@ extension TSanExplainer {
             shownSource = true
         }
 
-        /// Where something happened: the program's own frame with its source line, and, when
-        /// TSan gave that frame no line (or `withCaller`: the frame alone does not say which
-        /// path it was), the nearest caller in the program's code. With `showStacks`, the whole
-        /// call chain follows.
+        /// Where something happened: the program's own frame with its source line, then its
+        /// callers in the program's code up to the thread's entry, one line each ("called from
+        /// Thread1, race.c:12"; at most `maxCallers`, the rest counted), so a race inside a
+        /// small helper still shows whose code reached it. The first caller gets its source line
+        /// too when TSan gave the frame none (or `withCaller`: the frame alone does not say which
+        /// path it was). With `showStacks`, the whole call chain follows instead of the callers.
         mutating func whereAbouts(_ frames: [TSanReport.Frame], indent: Int, withCaller: Bool = false) {
             guard let frame = TSanExplainer.mainFrame(frames) else {
                 say("(no stack: TSan could not record where this happened)", indent: indent)
@@ -57,13 +59,20 @@ extension TSanExplainer {
             }
             say(TSanExplainer.place(frame), indent: indent, hanging: indent + 3)
             source(of: frame, indent: indent + 4)
-            if (frame.line ?? 0) <= 0 || withCaller, let index = frames.firstIndex(of: frame),
-               let caller = frames[(index + 1)...].first(where: { $0.isUserCode && ($0.line ?? 0) > 0 }) {
-                say(TSanExplainer.place(caller, "called from"), indent: indent, hanging: indent + 3)
-                source(of: caller, indent: indent + 4)
+            let callers = TSanExplainer.userCallers(of: frame, in: frames)
+            if !showStacks {
+                for (number, caller) in callers.prefix(Self.maxCallers).enumerated() {
+                    say(TSanExplainer.place(caller, "called from"), indent: indent, hanging: indent + 3)
+                    if number == 0 && ((frame.line ?? 0) <= 0 || withCaller) { source(of: caller, indent: indent + 4) }
+                }
+                if callers.count > Self.maxCallers {
+                    say("(and \(callers.count - Self.maxCallers) more caller(s) in the program: --stacks shows them)", indent: indent)
+                }
             }
             callChain(frames, indent: indent)
         }
+
+        static let maxCallers = 3
 
         /// Every frame, innermost first, marking whose code each is (only with `showStacks`).
         mutating func callChain(_ frames: [TSanReport.Frame], indent: Int, title: String = "call chain, innermost first:") {

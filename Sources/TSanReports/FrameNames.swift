@@ -10,6 +10,18 @@ extension TSanExplainer {
             ?? frames.first { $0.function != "<null>" }
     }
 
+    /// The program's own frames below `frame` (its callers, outermost last) that have a line,
+    /// without repeats of one function in a row (a recursion, a closure and its thunk).
+    static func userCallers(of frame: TSanReport.Frame, in frames: [TSanReport.Frame]) -> [TSanReport.Frame] {
+        guard let index = frames.firstIndex(of: frame) else { return [] }
+        var callers: [TSanReport.Frame] = []
+        for caller in frames[(index + 1)...] where caller.isUserCode && (caller.line ?? 0) > 0 {
+            if readableName(caller) == readableName(callers.last ?? frame) { continue }
+            callers.append(caller)
+        }
+        return callers
+    }
+
     /// The name of a frame's function, for reading: "worker1()" rather than
     /// "lockOrder.worker1() -> ()", "closure #1 in top-level code" rather than "closure #1 in lockOrder".
     static func readableName(_ frame: TSanReport.Frame) -> String {

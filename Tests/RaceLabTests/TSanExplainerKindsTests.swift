@@ -249,7 +249,8 @@ final class TSanExplainerKindsTests: XCTestCase {
         let text = try explain("lock-order-one-thread.log").text
         assertContains(text, [
             "The main thread took these locks in both orders, at different times:",
-            "It took M0\n    in placeOrder(Int), main.swift:12\n  and then M1, still holding M0\n    in placeOrder(Int), main.swift:13",
+            "It took M0\n    in placeOrder(Int), main.swift:12\n    called from top-level code, main.swift:29\n"
+                + "  and then M1, still holding M0\n    in placeOrder(Int), main.swift:13",
             "It took M1\n    in restock(Int), main.swift:21",
             "Why it can hang: with one thread it cannot, yet.",
             "one thread holds M0 and wants M1, while another holds M1 and wants M0",

@@ -63,6 +63,18 @@ final class TSanExplainerTests: XCTestCase {
         }
     }
 
+    /// A race inside a small helper still names the program's code that reached it, up to
+    /// the thread's entry.
+    func testARaceInAHelperNamesItsCallers() throws {
+        let text = try explain("race-in-a-helper.log").text
+        assertContains(text, [
+            "1. Thread T1 wrote 4 bytes\n     in bar1, race.c:3",
+            "called from foo1, race.c:4\n     called from Thread1, race.c:5",
+            "in bar2, race.c:6",
+            "called from main, race.c:10",
+        ])
+    }
+
     func testSwiftAccessRaceTwoModifyingAccessesGetTheReadModifyWriteCure() throws {
         let text = try explain("swift-access-race.log").text
         assertContains(text, [
@@ -105,13 +117,17 @@ final class TSanExplainerTests: XCTestCase {
               Thread T1 took M0
                 in worker1(), main.swift:9
                     9 | pthread_mutex_lock(lockA)
+                called from closure #1 in top-level code, main.swift:22
               and then M1, still holding M0
                 in worker1(), main.swift:10
                     10 | pthread_mutex_lock(lockB)
+                called from closure #1 in top-level code, main.swift:22
               Thread T2 took M1
                 in worker2(), main.swift:15
+                called from closure #2 in top-level code, main.swift:25
               and then M0, still holding M1
                 in worker2(), main.swift:16
+                called from closure #2 in top-level code, main.swift:25
             """), "each lock with where it was taken and its source line, one thread after the other:\n\(text)")
         XCTAssertFalse(text.contains("second_deadlock_stack"), "both stacks are in this log")
     }
@@ -197,7 +213,8 @@ final class TSanExplainerTests: XCTestCase {
     func testALockOnOneSideOnlyIsCalledOut() throws {
         let text = try explain("half-locked.log").text
         assertContains(text, [
-            "1. Thread T1 modified it (an append, a +=, any change in place)\n     in Account.deposit(Int), main.swift:9\n     (holding lock M0)",
+            "1. Thread T1 modified it (an append, a +=, any change in place)\n     in Account.deposit(Int), main.swift:9\n"
+                + "     called from closure #1 in top-level code, main.swift:19\n     (holding lock M0)",
             "2. Thread T2 modified it",
             "thread T1 held lock M0 during its access, but\nthread T2 held no lock.",
             "(M0 was made in Account.init(), main.swift",
