@@ -54,7 +54,10 @@ extension TSanReport {
         }
     }
 
-    /// The name of the report's kind for a reader: "data race", or TSan's own title for a kind
-    /// RaceLab does not know and for a race on a library's object ("race on Cache").
-    public var kindName: String { kind == .other || kind == .externalRace ? title : kind.rawValue }
+    /// The name of the report's kind for a reader: "data race", or TSan's own title, exactly as
+    /// it printed it, for a kind RaceLab does not know, a race on a library's object ("race on
+    /// Cache") and the two vptr kinds ("data race on vptr (ctor/dtor vs virtual call)").
+    public var kindName: String {
+        [.other, .externalRace, .vptrRace, .vptrUseAfterFree].contains(kind) && !title.isEmpty ? title : kind.rawValue
+    }
 }

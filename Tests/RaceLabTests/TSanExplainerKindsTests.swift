@@ -189,13 +189,13 @@ final class TSanExplainerKindsTests: XCTestCase {
 
     func testCPlusPlusObjectLifetimes() throws {
         assertContains(try explain("vptr-race.log").text, [
-            "Report 1 of 1: data race on vptr", "hidden pointer to its virtual functions",
+            "Report 1 of 1: data race on vptr (ctor/dtor vs virtual call)", "hidden pointer to its virtual functions",
             "1. Thread T2 rewrote the object's vptr (a constructor or destructor running)\n     in Listener::~Listener(), main.cpp:11",
             "2. Thread T1 read the object's vptr (to call a virtual function)\n     in deliver(void*), main.cpp:25",
             "std::shared_ptr",
         ])
         assertContains(try explain("vptr-use-after-free.log").text, [
-            "heap-use-after-free (virtual call)",
+            "Report 1 of 1: heap-use-after-free (virtual call vs free)",
             "1. Thread T2 freed the memory\n     in LoggingListener::~LoggingListener(), main.cpp:17",
             "2. Then thread T1 called a virtual function on it (reading its vptr)\n     in deliverLate(void*), main.cpp:37",
             "before `delete`",
