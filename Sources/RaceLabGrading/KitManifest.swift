@@ -97,6 +97,30 @@ public struct KitManifest: Codable, Sendable, Equatable {
         return out
     }
 
+    /// The lab folders the kit's exercises are in ("ListAdder"), sorted.
+    public var labFolders: [String] {
+        Set(editable.compactMap { path -> String? in
+            let parts = path.split(separator: "/")
+            return parts.count >= 3 && parts[0] == "Labs" ? String(parts[1]) : nil
+        }).sorted()
+    }
+
+    /// A lab's id from its folder's name, as the labs are named: "ListAdder" -> "list-adder",
+    /// "UIOffMain" -> "ui-off-main" (a capital starts a word after a small letter, or before one).
+    public static func labID(folder: String) -> String {
+        let letters = Array(folder)
+        var id = ""
+        for (index, letter) in letters.enumerated() {
+            if letter.isUppercase, index > 0,
+               letters[index - 1].isLowercase || letters[index - 1].isNumber
+                || (index + 1 < letters.count && letters[index + 1].isLowercase && letters[index - 1].isUppercase) {
+                id += "-"
+            }
+            id += letter.lowercased()
+        }
+        return id
+    }
+
     // MARK: Reading and writing
 
     public static func read(from url: URL) throws -> KitManifest {

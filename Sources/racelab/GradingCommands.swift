@@ -355,8 +355,14 @@ extension RaceLabCommandLine {
         } else {
             throw UsageError("grade-all needs the kit the students were given: --kit DIR (the folder racelab export wrote)")
         }
-        let labs = arguments.string("labs").map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+        // Everything checked before anything is built or created (bad usage loses nothing).
+        guard let manifest = KitManifest.read(packageAt: kit) else {
+            throw UsageError("no readable \(KitManifest.fileName) in '\(kit.path)': give --kit the folder racelab export wrote")
+        }
+        let labs = try arguments.string("labs").map { text throws(UsageError) in try kitLabList(text, manifest: manifest) }
         let output = URL(fileURLWithPath: arguments.string("output") ?? "grades").standardizedFileURL
+        if let problem = Self.folderProblem(output) { throw UsageError("cannot write reports into '\(output.path)': \(problem); give --output a folder you can write") }
+        if let workspace, let problem = Self.folderProblem(workspace) { throw UsageError("cannot use the workspace '\(workspace.path)': \(problem)") }
         var settings = ClassGrader.Settings(submissions: submissions, kit: kit, output: output, format: try format(arguments),
                                             labs: labs, seed: try arguments.uint64("seed") ?? UInt64.random(in: 1...999_999))
         settings.keep = arguments.has("keep")
@@ -424,6 +430,32 @@ extension RaceLabCommandLine {
             return 1
         }
         return 0
+    }
+
+    /// `--labs` of grade-all: ids this racelab knows, or whose folder the kit's manifest lists
+    /// (a kit may come from another version), at least one.
+    func kitLabList(_ text: String, manifest: KitManifest) throws(UsageError) -> [String] {
+        let ids = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let known = Set((try? registry.ids) ?? []).union(manifest.labFolders.map(KitManifest.labID(folder:)))
+        guard !ids.isEmpty else { throw UsageError("--labs needs lab ids, e.g. --labs list-adder,ui-off-main; the kit's labs: \(known.sorted().joined(separator: ", "))") }
+        if let unknown = ids.first(where: { !known.contains($0) }) {
+            throw UsageError("unknown lab '\(unknown)' in --labs; the kit's labs: \(known.sorted().joined(separator: ", "))")
+        }
+        return ids
+    }
+
+    /// Why a folder cannot be written into or made (its parent missing or read-only), or nil.
+    static func folderProblem(_ folder: URL) -> String? {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { return "it is a file, not a folder" }
+            return access(folder.path, W_OK) == 0 ? nil : "it is not writable"
+        }
+        let parent = folder.deletingLastPathComponent()
+        guard FileManager.default.fileExists(atPath: parent.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            return "its parent folder '\(parent.path)' does not exist"
+        }
+        return access(parent.path, W_OK) == 0 ? nil : "its parent folder '\(parent.path)' is not writable"
     }
 
     // MARK: bench

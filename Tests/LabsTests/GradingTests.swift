@@ -175,6 +175,41 @@ final class GradingTests: XCTestCase {
         }
     }
 
+    /// grade-all refuses bad usage before it builds or creates anything: a kit without its
+    /// manifest, an unknown or empty --labs, an output or workspace folder that cannot be made.
+    func testGradeAllRefusesBadUsageBeforeAnyWorkAndCreatesNothing() throws {
+        let submissions = scratch.appendingPathComponent("subs"), kit = scratch.appendingPathComponent("kit")
+        try FileManager.default.createDirectory(at: submissions.appendingPathComponent("alice"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: kit, withIntermediateDirectories: true)
+        try KitManifest(files: ["Labs/ListAdder/Exercise.swift": "00"]).write(to: kit.appendingPathComponent(KitManifest.fileName))
+        let output = scratch.appendingPathComponent("grades")
+        for (extra, message) in [
+            (["--kit", scratch.appendingPathComponent("nokit").path], "racelab: no readable racelab-kit.json in"),
+            (["--kit", kit.path, "--labs", "nosuch"], "racelab: unknown lab 'nosuch' in --labs; the kit's labs:"),
+            (["--kit", kit.path, "--labs", ","], "racelab: --labs needs lab ids"),
+            (["--kit", kit.path, "--workspace", scratch.appendingPathComponent("no/such/ws").path], "racelab: cannot use the workspace"),
+        ] {
+            let result = try LabsTestSupport.runRacelab(["grade-all", submissions.path, "--output", output.path] + extra)
+            XCTAssertEqual(result.status, 2, "\(extra): \(result.stderr)")
+            XCTAssertTrue(result.stderr.hasPrefix(message), "\(extra): \(result.stderr)")
+            XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: output.path), "\(extra): nothing is created")
+        }
+        let deep = scratch.appendingPathComponent("no/such/grades")
+        let result = try LabsTestSupport.runRacelab(["grade-all", submissions.path, "--kit", kit.path, "--output", deep.path])
+        XCTAssertEqual(result.status, 2, result.stderr)
+        XCTAssertTrue(result.stderr.hasPrefix("racelab: cannot write reports into"), result.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: scratch.appendingPathComponent("no").path))
+    }
+
+    /// A kit's manifest names lab folders; grade-all's --labs takes ids: every lab's folder
+    /// gives its id.
+    func testEveryLabFolderGivesItsID() {
+        for lab in testLabs.labs {
+            XCTAssertEqual(KitManifest.labID(folder: lab.info.folder.lastPathComponent), lab.id)
+        }
+    }
+
     /// Several racelab commands at once lose nothing of the student's progress: the file is
     /// changed under a lock, and written whole.
     func testConcurrentHintsLoseNothing() throws {
