@@ -143,7 +143,7 @@ public struct Grader {
     /// `runs`: how many were planned (a skipped pass ran none of them).
     func pass(_ outcome: VariantOutcome, lab: Lab, runs planned: Int, iterations: Int, points: Double) -> PassGrade {
         let total = outcome.runs.count
-        let forged = outcome.runs.contains { $0.harnessError?.contains("forged") == true }
+        let forged = outcome.runs.contains(where: \.wasForged)
         let detected = outcome.runs.filter { $0.harnessError == nil && $0.detected }.count
         let clean = total > 0 && outcome.harnessErrors == 0 && detected == 0
         let status: PassGrade.Status
@@ -232,7 +232,7 @@ public struct Grader {
         var lines: [String] = []
         var detectors = run.detections.map(\.detector.rawValue)
         if let error = run.harnessError {
-            if error.contains("forged") {
+            if run.wasForged {
                 detectors.append("forged")
                 lines.append("the run printed a result line the harness did not sign, so it cannot count: \(error)")
             } else {

@@ -128,7 +128,7 @@ public enum LabRunner {
             if shards(row) > 1 { plan.shard = ExplorationShard(index: shard, count: shards(row)) }
             let verdict = runOnce(plan, kind: item.variant.kind, stallTimeout: item.settings.stallTimeout ?? item.lab.info.watchdogSeconds,
                                   settings: item.settings)
-            if let group = stopGroups?[row], verdict.detected || verdict.harnessError?.contains("forged") == true { caught.insert(group) }
+            if let group = stopGroups?[row], verdict.detected || verdict.wasForged { caught.insert(group) }
             onRun(finished.next(), tasks.count)
             return verdict
         }
@@ -167,7 +167,7 @@ public enum LabRunner {
         verdict.explored = child.result.map { $0.explored.count }
         if let traceFile { verdict.trace = TraceFile.read(traceFile) }
         if !folder.suppressionsIntact && verdict.harnessError == nil {
-            verdict.harnessError = "\(VerdictBuilder.forgedMarker): the run rewrote the TSan settings file the harness gave it"
+            verdict.markForged("the run rewrote the TSan settings file the harness gave it")
         }
         return verdict
     }

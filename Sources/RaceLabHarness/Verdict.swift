@@ -30,6 +30,9 @@ public struct RunVerdict: Codable, Sendable {
     public var hangPositions: [ThreadPosition]
     /// The run could not be judged (child did not start, sent no result, rejected its arguments).
     public var harnessError: String?
+    /// A result line the harness did not write (lab code forged it): set with `markForged`, read
+    /// by the grader as a type, never from the message's wording.
+    public private(set) var isForged: Bool?
     public var notes: [String]
     public var metrics: [String: Double]
     public var elapsedSeconds: Double
@@ -46,6 +49,15 @@ public struct RunVerdict: Codable, Sendable {
     public var interference: String?
 
     public var detected: Bool { !detections.isEmpty }
+
+    /// This run's result line was forged: `detail` says how (after `VerdictBuilder.forgedMarker`).
+    public mutating func markForged(_ detail: String) {
+        harnessError = "\(VerdictBuilder.forgedMarker): \(detail)"
+        isForged = true
+    }
+
+    /// A forged result, as a fact of the run (false for runs saved before it was recorded).
+    public var wasForged: Bool { isForged == true }
     public func fired(_ detector: Detector) -> Bool { detections.contains { $0.detector == detector } }
 }
 
@@ -138,15 +150,15 @@ public enum VerdictBuilder {
         }
         if child.results.count > 1 {
             // Lab code wrote a result line of its own: whatever else happened, never a pass.
-            verdict.harnessError = "\(forgedMarker): the result channel carried \(child.results.count) result lines; the harness sends exactly one"
+            verdict.markForged("the result channel carried \(child.results.count) result lines; the harness sends exactly one")
         } else if child.linesAfterResult > 0 {
             // Code that ran before the scenario (at load time, say) wrote a result; the harness's
             // own never came (the child died first) or the lines after it are the run's.
-            verdict.harnessError = "\(forgedMarker): a result line came before \(child.linesAfterResult) other channel line(s); the harness sends its result last"
+            verdict.markForged("a result line came before \(child.linesAfterResult) other channel line(s); the harness sends its result last")
         } else if let result, let problem = RunStory.problem(
             with: result, plan: plan, announcedIterations: child.announcedIterations, announcedPoints: child.announcedPoints) {
             // A result the parent did not see happen: written by lab code, not the harness.
-            verdict.harnessError = "\(forgedMarker): the result line does not match the run the heartbeats showed: \(problem)"
+            verdict.markForged("the result line does not match the run the heartbeats showed: \(problem)")
         } else if child.channelTruncated {
             verdict.harnessError = "the result channel was longer than the output limit, so it cannot be trusted"
         } else if let result, !result.tsanEnabled, verdict.harnessError == nil {

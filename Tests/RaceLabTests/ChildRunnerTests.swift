@@ -167,7 +167,7 @@ final class ChildRunnerTests: XCTestCase {
         XCTAssertNil(outcome.result)
         let plan = ScenarioPlan(lab: "l", variant: "exercise", mode: .scripted, iterations: 3, seed: 1)
         let verdict = VerdictBuilder.verdict(plan: plan, kind: .exercise, child: outcome, reproduce: "r")
-        XCTAssertTrue(verdict.harnessError?.contains(VerdictBuilder.forgedMarker) == true, verdict.harnessError ?? "")
+        XCTAssertTrue(verdict.wasForged, verdict.harnessError ?? "")
     }
 
     /// A forged clean result written before the harness's own cannot hide the failure the
@@ -178,7 +178,7 @@ final class ChildRunnerTests: XCTestCase {
         let plan = ScenarioPlan(lab: "l", variant: "exercise", mode: .scripted, iterations: 3, seed: 1)
         let verdict = VerdictBuilder.verdict(plan: plan, kind: .exercise, child: outcome, reproduce: "r")
         XCTAssertTrue(verdict.fired(.invariant))
-        XCTAssertTrue(verdict.harnessError?.contains(VerdictBuilder.forgedMarker) == true, "a result before other lines is a forgery")
+        XCTAssertTrue(verdict.wasForged, "a result before other lines is a forgery")
     }
 
     /// A load-time thief writes its clean result before anything else, then the run crashes
@@ -190,7 +190,7 @@ final class ChildRunnerTests: XCTestCase {
         XCTAssertEqual(outcome.linesAfterResult, 1)
         let plan = ScenarioPlan(lab: "l", variant: "exercise", mode: .scripted, iterations: 3, seed: 1)
         let verdict = VerdictBuilder.verdict(plan: plan, kind: .exercise, child: outcome, reproduce: "r")
-        XCTAssertTrue(verdict.harnessError?.contains(VerdictBuilder.forgedMarker) == true, verdict.harnessError ?? "")
+        XCTAssertTrue(verdict.wasForged, verdict.harnessError ?? "")
         XCTAssertTrue(verdict.fired(.crash), "the crash is still told")
     }
 

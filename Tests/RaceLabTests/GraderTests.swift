@@ -173,7 +173,7 @@ final class GraderTests: XCTestCase {
 
     func testAForgedResultIsTamperingAndScoresNothing() {
         var forged = cleanRun(seed: 7, mode: .scripted)
-        forged.harnessError = "a result line without the harness's authentication code was printed (forged?): RACELAB-RESULT {}"
+        forged.markForged("the result channel carried 2 result lines; the harness sends exactly one")
         let outcome = VariantOutcome(lab: "tiny", variant: "exercise", kind: .exercise, mode: .scripted, runs: [forged])
         let pass = grader.pass(outcome, lab: lab, runs: 3, iterations: 3, points: 5)
         XCTAssertEqual(pass.status, .forged)

@@ -93,11 +93,24 @@ final class VerdictTests: XCTestCase {
         XCTAssertFalse(line.contains("compiler-generated"), line)
     }
 
+    /// Whether a run was forged is a fact recorded with it, kept through a saved report, and
+    /// never read from a message's wording.
+    func testForgedIsATypeNotAWord() throws {
+        var honest = VerdictBuilder.verdict(plan: plan, kind: .exercise, child: child(.exited(0), result: cleanResult()), reproduce: "r")
+        honest.harnessError = "the child said: forged result, forged everything"
+        XCTAssertFalse(honest.wasForged, "a message is not a verdict")
+        var forged = honest
+        forged.markForged("the run rewrote the TSan settings file the harness gave it")
+        let saved = try JSONDecoder().decode(RunVerdict.self, from: JSONEncoder().encode(forged))
+        XCTAssertTrue(saved.wasForged)
+        XCTAssertFalse(try JSONDecoder().decode(RunVerdict.self, from: JSONEncoder().encode(honest)).wasForged)
+    }
+
     /// A result line the heartbeats never showed happening is no pass, whatever it says.
     func testAResultWithoutATrailIsForged() {
         let forged = VerdictBuilder.verdict(plan: plan, kind: .exercise, child: child(.exited(0), result: cleanResult(), announced: false), reproduce: "r")
         XCTAssertFalse(forged.detected)
-        XCTAssertTrue(forged.harnessError?.hasPrefix(VerdictBuilder.forgedMarker) == true, forged.harnessError ?? "")
+        XCTAssertTrue(forged.wasForged && forged.harnessError?.hasPrefix(VerdictBuilder.forgedMarker) == true, forged.harnessError ?? "")
         XCTAssertTrue(forged.harnessError?.contains("none of them was announced") == true, forged.harnessError ?? "")
 
         // Announced, but fewer iterations than planned, and clean: the run was cut short.
