@@ -319,6 +319,8 @@ public struct Grader {
     /// A file of the lab's exercise (Labs/<Lab>/Exercise*.swift).
     func isExercise(_ file: String?, lab: Lab) -> Bool {
         guard let file else { return false }
+        // atos (Apple) gives base names only; only this lab's code runs in its child.
+        if !file.contains("/") { return file.hasPrefix("Exercise") && file.hasSuffix(".swift") }
         let folder = lab.info.folder.path.hasSuffix("/") ? lab.info.folder.path : lab.info.folder.path + "/"
         guard file.hasPrefix(folder) else { return false }
         let name = String(file.dropFirst(folder.count))

@@ -1,6 +1,11 @@
 /// Reads one stack frame line, `#2 function file:line:column (module+0xoffset) (BuildId: ...)`,
 /// by hand, left to right, in one pass: a regular expression here cost seconds on a large log.
 /// The function may hold spaces (a C++ name with its arguments); so may the file's path.
+///
+/// On Apple platforms TSan names frames with `atos`: `#0 closure #1 in Foo.bar() Exercise.swift:39
+/// (racelab-child:arm64+0x1f0c)`: the module carries its architecture, the name is already
+/// demangled (spaces and all), the file is a base name and there is no column. Such a frame is
+/// read from the right: the module, then a last `file:line` word, and the rest is the function.
 enum TSanFrameParser {
     static func frame(_ line: some StringProtocol) -> TSanReport.Frame? {
         var rest = Substring(line)
@@ -26,9 +31,28 @@ enum TSanFrameParser {
             }
         }
         guard !rest.isEmpty else { return nil }
-        let functionEnd = endOfFunctionName(rest)
-        let function = String(rest[..<functionEnd])
-        let location = rest[functionEnd...].drop { $0 == " " }
+        // atos: "App:arm64" (an architecture after the module's name).
+        var atos = false
+        if let named = module, let colon = named.lastIndex(of: ":"),
+           ["x86_64", "x86_64h", "arm64", "arm64e", "i386"].contains(named[named.index(after: colon)...]) {
+            module = String(named[..<colon])
+            atos = true
+        }
+        let function: String, location: Substring
+        if atos {
+            let lastWord = rest.lastIndex(of: " ").map { rest[rest.index(after: $0)...] }
+            if let lastWord, splitNumber(lastWord) != nil {
+                function = String(rest[..<rest.index(before: lastWord.startIndex)])
+                location = lastWord
+            } else {
+                function = String(rest)
+                location = ""
+            }
+        } else {
+            let functionEnd = endOfFunctionName(rest)
+            function = String(rest[..<functionEnd])
+            location = rest[functionEnd...].drop { $0 == " " }
+        }
 
         var file: String?, lineNumber: Int?, column: Int?
         if !location.isEmpty, !location.hasPrefix("<") {

@@ -171,6 +171,14 @@ final class GraderTests: XCTestCase {
         XCTAssertEqual(grader.headline(run, lab: lab), "ThreadSanitizer saw a Swift access race at your line Exercise.swift:39")
     }
 
+    /// atos (Apple's TSan) names files by base name: an exercise's is still the student's.
+    func testAnExerciseIsKnownByItsBaseNameToo() {
+        XCTAssertTrue(grader.isExercise("Exercise.swift", lab: lab))
+        XCTAssertTrue(grader.isExercise(lab.info.folder.appendingPathComponent("ExerciseHelpers.swift").path, lab: lab))
+        XCTAssertFalse(grader.isExercise("Scenario.swift", lab: lab))
+        XCTAssertFalse(grader.isExercise("/elsewhere/Exercise.swift", lab: lab), "a full path elsewhere is not this lab's")
+    }
+
     func testAForgedResultIsTamperingAndScoresNothing() {
         var forged = cleanRun(seed: 7, mode: .scripted)
         forged.markForged("the result channel carried 2 result lines; the harness sends exactly one")

@@ -31,6 +31,27 @@ final class TSanFrameParserTests: XCTestCase {
         XCTAssertNil(TSanFrameParser.frame("#x not a frame"))
     }
 
+    /// Apple's TSan names frames with atos: demangled names with spaces, base names, no column,
+    /// the module with its architecture. Read from the right.
+    func testAtosFramesAreReadFromTheRight() throws {
+        let closure = try XCTUnwrap(TSanFrameParser.frame("#0 closure #1 in Foo.bar() Exercise.swift:39 (racelab-child:arm64+0x1000f0c) (BuildId: 4c4c)"))
+        XCTAssertEqual(closure.function, "closure #1 in Foo.bar()")
+        XCTAssertEqual(closure.demangled, "closure #1 in Foo.bar()")
+        XCTAssertEqual(closure.file, "Exercise.swift")
+        XCTAssertEqual(closure.line, 39)
+        XCTAssertNil(closure.column)
+        XCTAssertEqual(closure.module, "racelab-child")
+        XCTAssertEqual(closure.origin, .userCode)
+        let noLine = try XCTUnwrap(TSanFrameParser.frame("#3 partial apply for closure #2 in Worker.run() (Foundation:arm64e+0x5c1f4)"))
+        XCTAssertEqual(noLine.function, "partial apply for closure #2 in Worker.run()")
+        XCTAssertNil(noLine.file)
+        XCTAssertEqual(noLine.module, "Foundation")
+        // A Linux frame is read as before.
+        let linux = try XCTUnwrap(TSanFrameParser.frame("#1 $s4main3fooyyF /work/x/main.swift:12:5 (app+0x1234)"))
+        XCTAssertEqual(linux.file, "/work/x/main.swift")
+        XCTAssertEqual(linux.column, 5)
+    }
+
     func testWhoseCodeEachFrameIs() {
         let cases: [(String, String?, String?, FrameOrigin)] = [
             ("pthread_mutex_lock", "/home/build-user/llvm-project/compiler-rt/lib/tsan/rtl/tsan_interceptors_posix.cpp", "cKinds", .sanitizer),
