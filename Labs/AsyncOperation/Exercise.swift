@@ -15,7 +15,7 @@ class AsyncOperationExercise: Operation, @unchecked Sendable {
         case waiting, executing, finished
     }
 
-    // TODO (was BUG): no lock. start() writes the state on the queue's thread, finish() on the thread the
+    // TODO: fix this: no lock. start() writes the state on the queue's thread, finish() on the thread the
     // answer arrives on, and the queue reads isExecuting/isFinished on yet other threads.
     var state = State.waiting {
         willSet {
@@ -51,7 +51,7 @@ class AsyncOperationExercise: Operation, @unchecked Sendable {
     override var isFinished: Bool { state == .finished }
 
     override func start() {
-        // TODO (was BUG): a cancelled operation returns without ever becoming finished. The queue starts a
+        // TODO: fix this: a cancelled operation returns without ever becoming finished. The queue starts a
         // cancelled operation at once (dependencies or not) and waits for it to finish: forever.
         guard !isCancelled else { return }
         state = .executing
@@ -87,8 +87,6 @@ final class AsyncOperationExerciseFetch: AsyncOperationExercise, @unchecked Send
 
 struct AsyncOperationExerciseFactory: AsyncOperationFactory {
     let network: FakeNetwork
-
-    init(network: FakeNetwork) { self.network = network }
 
     func fetchOperation(_ endpoint: Endpoint, completion: @escaping @Sendable (String?) -> Void) -> Operation {
         AsyncOperationExerciseFetch(endpoint, network: network, completion: completion)

@@ -26,7 +26,7 @@ final class AtomicPropertyExercise: AtomicPropertyController {
     }
 
     func downloadFinished() {
-        // TODO (was BUG): one locked read, then one locked write: two steps, with the lock free in between.
+        // TODO: fix this: one locked read, then one locked write: two steps, with the lock free in between.
         // Another thread can read the same old figure in that gap, and one of the two updates is
         // lost. No access is unlocked, so ThreadSanitizer has nothing to report.
         finished = progress.oneMore(than: finished)

@@ -3,7 +3,7 @@ import LabKit
 import Cancellation
 
 /// Sums a private copy of the list, step by step.
-final class CancellationExerciseSum: Operation, @unchecked Sendable {
+final class CancellationExerciseSumOperation: Operation, @unchecked Sendable {
     private let numbers: [Int]
     private let adder: SlowAdder
     private(set) var total = 0
@@ -14,7 +14,7 @@ final class CancellationExerciseSum: Operation, @unchecked Sendable {
     }
 
     override func main() {
-        // TODO (was BUG): the loop never asks whether anyone still wants the answer.
+        // TODO: fix this: the loop never asks whether anyone still wants the answer.
         total = numbers.reduce(0) { adder.add($1, to: $0) }
     }
 }
@@ -27,7 +27,7 @@ final class CancellationExercise: CancellationController {
     private let screen: TotalScreen
     private let adder: SlowAdder
     private let queue = OperationQueue()
-    private var inProgress: CancellationExerciseSum?  // main thread only
+    private var inProgress: CancellationExerciseSumOperation?  // main thread only
 
     init(environment: ListAppEnvironment) {
         numbers = environment.initialNumbers
@@ -46,8 +46,8 @@ final class CancellationExercise: CancellationController {
     }
 
     private func recalculate() {
-        // TODO (was BUG): the previous operation is replaced as the tag but never cancelled.
-        let operation = CancellationExerciseSum(numbers: numbers, adder: adder)
+        // TODO: fix this: the previous operation is replaced as the tag but never cancelled.
+        let operation = CancellationExerciseSumOperation(numbers: numbers, adder: adder)
         operation.completionBlock = { [weak self, weak operation] in
             guard let operation else { return }
             OperationQueue.main.addOperation { [weak self] in self?.finished(operation) }
@@ -57,7 +57,7 @@ final class CancellationExercise: CancellationController {
         queue.addOperation(operation)
     }
 
-    private func finished(_ operation: CancellationExerciseSum) {
+    private func finished(_ operation: CancellationExerciseSumOperation) {
         guard operation === inProgress else { return }
         inProgress = nil
         screen.total.setText(String(operation.total))

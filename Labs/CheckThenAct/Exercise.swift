@@ -21,7 +21,7 @@ final class CheckThenActExercise: CheckThenActController {
     func recordVisit() {
         // Check: is anybody else touching the count? Wait until nobody is.
         while someoneIsUpdating { clerk.waitATurn() }
-        // TODO (was BUG): check-then-act. "Nobody is touching it" was true when we looked, not any more: while
+        // TODO: fix this: check-then-act. "Nobody is touching it" was true when we looked, not any more: while
         // this thread works out the new count, another thread can pass the same check, and the two
         // updates overwrite each other. (The flag itself is read and written with no lock: a race.)
         let next = clerk.addOne(to: count)

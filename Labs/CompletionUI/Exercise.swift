@@ -22,7 +22,7 @@ final class CompletionUIExercise: CompletionUIController {
         let fetch = CompletionUIFetchOperation(mailbox: mailbox)
         let screen = self.screen
         fetch.completionBlock = { [unowned fetch] in
-            // TODO (was BUG): a completion block runs on a background thread (whichever one finished the
+            // TODO: fix this: a completion block runs on a background thread (whichever one finished the
             // operation), never promised to be the main thread. These two lines touch the UI
             // from there.
             screen.newMessages.setText(String(fetch.newMessages ?? 0))

@@ -22,7 +22,7 @@ final class ConcurrentPerformExercise: ConcurrentPerformController {
         DispatchQueue.global().async {
             var total = 0
             DispatchQueue.concurrentPerform(iterations: photo.rowCount) { row in
-                // TODO (was BUG): every iteration reads and writes the same `total`, on whichever thread it
+                // TODO: fix this: every iteration reads and writes the same `total`, on whichever thread it
                 // runs. Two rows measured at once both start from the same old total, and the
                 // second write wipes out the first: a lost update, and a data race.
                 total = total + photo.brightness(ofRow: row)

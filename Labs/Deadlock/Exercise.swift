@@ -26,7 +26,7 @@ final class DeadlockExercise: DeadlockController {
         let from = accounts[payer]!, to = accounts[payee]!
         from.lock.lock()  // lock the payer's account, so the money cannot leave it twice...
         office.approve(amount, from: payer, to: payee)
-        // TODO (was BUG): ...then the payee's. "Alice pays Bob" locks Alice then Bob; "Bob pays Alice" locks
+        // TODO: fix this: ...then the payee's. "Alice pays Bob" locks Alice then Bob; "Bob pays Alice" locks
         // Bob then Alice. If both run at once, each holds one lock and waits for the other forever.
         to.lock.lock()
         from.balance -= amount
@@ -39,7 +39,7 @@ final class DeadlockExercise: DeadlockController {
     func printStatement() {
         // Print from inside the queue, so no line is added halfway through the statement.
         auditQueue.sync {
-            // TODO (was BUG): `auditLog` does `auditQueue.sync`, and this block is already running on
+            // TODO: fix this: `auditLog` does `auditQueue.sync`, and this block is already running on
             // auditQueue: it would wait for itself to finish, forever.
             for line in auditLog { office.printLine(line) }
         }

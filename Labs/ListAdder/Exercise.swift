@@ -35,7 +35,7 @@ final class ListAdderExercise: ListAdderController {
         screen.recalculating.set(true)
         Thread.detachNewThread {
             var total = 0
-            // TODO (was BUG): this thread reads self.numbers while the main thread keeps changing it: a data
+            // TODO: fix this: this thread reads self.numbers while the main thread keeps changing it: a data
             // race, and if the list shrinks mid-loop, an index past the end (a crash).
             let count = self.numbers.count
             for index in 0..<count {

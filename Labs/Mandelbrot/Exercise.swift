@@ -13,7 +13,7 @@ import Mandelbrot
 final class MandelbrotExercise: MandelbrotController {
     private let screen: MandelbrotScreen
     private let renderer: MandelbrotRenderer
-    // TODO (was BUG): one bitmap shared by two threads: the render thread writes it, draw() reads it on main.
+    // TODO: fix this: one bitmap shared by two threads: the render thread writes it, draw() reads it on main.
     private var bitmap: MandelbrotBitmap?
 
     init(environment: MandelbrotEnvironment) {
@@ -24,7 +24,7 @@ final class MandelbrotExercise: MandelbrotController {
     func show(_ viewport: MandelbrotViewport) {
         bitmap = MandelbrotBitmap()  // a fresh picture to render into
         Thread.detachNewThread {
-            // TODO (was BUG): the thread fills self.bitmap row by row, while the system may ask the view to
+            // TODO: fix this: the thread fills self.bitmap row by row, while the system may ask the view to
             // draw at any moment: draw() then reads a half-filled bitmap (a data race, and a torn frame).
             self.renderer.render(viewport, into: &self.bitmap!)
             // Only the redraw request goes back to the main thread (that rule has its own lab).

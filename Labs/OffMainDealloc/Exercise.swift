@@ -28,7 +28,7 @@ final class OffMainDeallocExercise: ScreenController, OffMainDeallocController {
         numbers.append(number)
         screen.recalculating.set(true)
         let snapshot = numbers
-        // TODO (was BUG): the closure captures self, so the worker thread keeps the controller alive. If the
+        // TODO: fix this: the closure captures self, so the worker thread keeps the controller alive. If the
         // user leaves meanwhile, the worker's release is the last one and deinit runs on the worker.
         Thread.detachNewThread { [self] in
             var total = 0
@@ -36,7 +36,7 @@ final class OffMainDeallocExercise: ScreenController, OffMainDeallocController {
                 if cancelled { return }  // the user left: stop adding
                 total = adder.add(number, to: total)
             }
-            // TODO (was BUG): the flag is checked here, on the worker, but the total then waits in the main
+            // TODO: fix this: the flag is checked here, on the worker, but the total then waits in the main
             // queue: if the user leaves meanwhile, it still reaches the dismissed screen.
             guard !cancelled else { return }
             let screen = self.screen, result = total
@@ -48,7 +48,7 @@ final class OffMainDeallocExercise: ScreenController, OffMainDeallocController {
     }
 
     func dismiss() {
-        // TODO (was BUG): cancelling stops the sum at its next step, and that is all it does. The worker
+        // TODO: fix this: cancelling stops the sum at its next step, and that is all it does. The worker
         // thread still holds self until its closure returns: when that release is the last one,
         // deinit runs on the worker.
         cancelled = true

@@ -17,7 +17,7 @@ final class OnceOnlyInitExercise: OnceOnlyInitController {
     }
 
     var sharedCache: OnceOnlyInitCache {
-        // TODO (was BUG): check, then create, with nothing holding other threads back in between: two
+        // TODO: fix this: check, then create, with nothing holding other threads back in between: two
         // threads can both find the slot empty and both build a cache (and race on the slot).
         if shared == nil {
             shared = builder.build()

@@ -36,7 +36,7 @@ final class PhotoPipelineExerciseDownloader: Operation, @unchecked Sendable {
     let record: PhotoPipelineExerciseRecord
     let row: Int
     private let network: PhotoPipelineNetwork
-    // TODO (was BUG): the tutorial's delegate is an `assign` property: nothing keeps the list screen alive,
+    // TODO: fix this: the tutorial's delegate is an `assign` property: nothing keeps the list screen alive,
     // and nothing clears this when it goes away. (`unowned` traps where `assign` would read freed
     // memory.) A download that outlives its screen calls a dead delegate.
     unowned let delegate: PhotoPipelineExerciseOperationDelegate
@@ -50,15 +50,15 @@ final class PhotoPipelineExerciseDownloader: Operation, @unchecked Sendable {
 
     override func main() {
         if isCancelled { return }
-        // TODO (was BUG): like a plain "load this URL", the download cannot stop half way: cancelling a row
+        // TODO: fix this: like a plain "load this URL", the download cannot stop half way: cancelling a row
         // that scrolled away only skips what comes after it.
         var picture: PhotoPipelineImage?
         let complete = network.download(record.url, into: &picture)
         if isCancelled { return }
         if complete {
-            record.image = picture  // TODO (was BUG): the shared record, written on this thread while the table reads it on main.
+            record.image = picture  // TODO: fix this: the shared record, written on this thread while the table reads it on main.
         } else {
-            record.isFailed = true  // TODO (was BUG): the shared record again.
+            record.isFailed = true  // TODO: fix this: the shared record again.
         }
         if isCancelled { return }
         let delegate = self.delegate
@@ -83,12 +83,12 @@ final class PhotoPipelineExerciseFiltration: Operation, @unchecked Sendable {
 
     override func main() {
         if isCancelled { return }
-        // TODO (was BUG): when the download failed there is no picture, and the filter leaves without a
+        // TODO: fix this: when the download failed there is no picture, and the filter leaves without a
         // word: its delegate is never told, so the row's filter stays "in progress" for good.
-        guard let raw = record.image else { return }  // TODO (was BUG): the shared record, read on this thread.
+        guard let raw = record.image else { return }  // TODO: fix this: the shared record, read on this thread.
         guard let sepia = filter.apply(to: raw) else { return }
         if isCancelled { return }
-        record.image = sepia  // TODO (was BUG): the shared record, written on this thread while the table reads it on main.
+        record.image = sepia  // TODO: fix this: the shared record, written on this thread while the table reads it on main.
         record.isFiltered = true
         let delegate = self.delegate
         OperationQueue.main.addOperation { delegate?.filtrationDidFinish(self) }
@@ -120,7 +120,7 @@ final class PhotoPipelineExercise: PhotoPipelineController, PhotoPipelineExercis
     }
 
     func cell(forRow row: Int) -> PhotoPipelineCell {
-        let record = records[row]  // TODO (was BUG): read on main while an operation may be writing it.
+        let record = records[row]  // TODO: fix this: read on main while an operation may be writing it.
         if let image = record.image { return .photo(image) }
         if record.isFailed { return .failed }
         if !table.isScrolling() { startOperations(for: record, at: row) }

@@ -65,7 +65,7 @@ final class PriorityInversionExercise: PriorityInversionController {
             if let photo = decode.photo { screen.show(photo) }
         }
         show.queuePriority = .veryHigh
-        // TODO (was BUG): priority inversion. The very-high-priority `show` waits for `decode`, which is still
+        // TODO: fix this: priority inversion. The very-high-priority `show` waits for `decode`, which is still
         // very low: the queue starts every waiting normal-priority thumbnail (and any older prefetch)
         // first, while the user stares at an empty screen. A priority is not passed on to what an
         // operation depends on.

@@ -14,12 +14,12 @@ import PropertyStrategies
 final class PropertyStrategiesExerciseSum: Operation, @unchecked Sendable {
     let numbers: [Int]  // immutable: set in init, never changed (this one is right)
     private let adder: SlowAdder
-    // TODO (was BUG): a setting meant for before the start, which the controller also changes while the
+    // TODO: fix this: a setting meant for before the start, which the controller also changes while the
     // operation runs and reads it between two numbers.
     var interNumberDelay = 0
-    // TODO (was BUG): the controller's own formatter, shared by every operation it starts.
+    // TODO: fix this: the controller's own formatter, shared by every operation it starts.
     let formatter: PropertyStrategiesFormatter
-    // TODO (was BUG): the running total, written as the sum goes and read by the main thread before the
+    // TODO: fix this: the running total, written as the sum goes and read by the main thread before the
     // operation finished.
     var total = 0
     var formattedTotal: String?
@@ -46,7 +46,7 @@ final class PropertyStrategiesExercise: PropertyStrategiesController {
     private let screen: TotalScreen
     private let adder: SlowAdder
     private let queue = OperationQueue()
-    private let formatter = PropertyStrategiesFormatter()  // TODO (was BUG): one formatter for every operation, on every thread.
+    private let formatter = PropertyStrategiesFormatter()  // TODO: fix this: one formatter for every operation, on every thread.
     private var slowMotion = 0
     private var inProgress: PropertyStrategiesExerciseSum?  // main thread only
 
@@ -72,11 +72,11 @@ final class PropertyStrategiesExercise: PropertyStrategiesController {
 
     func setSlowMotion(milliseconds: Int) {
         slowMotion = milliseconds
-        inProgress?.interNumberDelay = milliseconds  // TODO (was BUG): reconfigures an operation that may be running.
+        inProgress?.interNumberDelay = milliseconds  // TODO: fix this: reconfigures an operation that may be running.
     }
 
     func refresh() {
-        // TODO (was BUG): the running operation's total, read before it finished: a part of a sum.
+        // TODO: fix this: the running operation's total, read before it finished: a part of a sum.
         if let operation = inProgress { screen.total.setText(formatter.string(from: operation.total)) }
     }
 

@@ -21,7 +21,7 @@ final class ReaderWriterExercise: ReaderWriterController {
     }
 
     func rename(to name: ReaderWriterName) {
-        // TODO (was BUG): a plain block on a concurrent queue runs side by side with the readers' blocks (and
+        // TODO: fix this: a plain block on a concurrent queue runs side by side with the readers' blocks (and
         // with other renames): a reader can get the new first name with the old last name.
         queue.async {
             self.first = self.typist.type(name.first)

@@ -34,7 +34,7 @@ final class StaleResultsExercise: StaleResultsController {
         Thread.detachNewThread {
             let total = snapshot.reduce(0) { adder.add($1, to: $0) }
             DispatchQueue.main.async {
-                // TODO (was BUG): whichever sum finishes last wins, even if the user changed the list since
+                // TODO: fix this: whichever sum finishes last wins, even if the user changed the list since
                 // it started: a long, old sum can overwrite the total of the current list.
                 screen.total.setText(String(total))
                 screen.recalculating.set(false)

@@ -22,7 +22,7 @@ final class TooManyThreadsExercise: TooManyThreadsController {
     func importPhotos(_ names: [String]) {
         let gallery = self.gallery, reader = self.reader
         for name in names {
-            // TODO (was BUG): a new thread for every photo. An album of 8 reads 8 files from the card at
+            // TODO: fix this: a new thread for every photo. An album of 8 reads 8 files from the card at
             // once, one of 500 starts 500 threads: the card slows down for all of them.
             Thread.detachNewThread {
                 let photo = reader.read(name)

@@ -24,7 +24,7 @@ final class UIOffMainExercise: UIOffMainController {
         let screen = self.screen, adder = self.adder
         Thread.detachNewThread {
             let total = snapshot.reduce(0) { adder.add($1, to: $0) }
-            // TODO (was BUG): UI objects belong to the main thread, but these two lines run on the worker.
+            // TODO: fix this: UI objects belong to the main thread, but these two lines run on the worker.
             screen.total.setText(String(total))
             screen.recalculating.set(false)
         }

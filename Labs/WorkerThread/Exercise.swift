@@ -12,10 +12,10 @@ import WorkerThread
 final class WorkerThreadExercise: WorkerThreadController {
     private let environment: WorkerEnvironment
     private var thread: pthread_t?
-    // TODO (was BUG): written by the worker thread during its start-up, read by whoever sends work, with
+    // TODO: fix this: written by the worker thread during its start-up, read by whoever sends work, with
     // nothing in between: no lock, and nobody waits for it to be set.
     private var runLoop: JobRunLoop?
-    // TODO (was BUG): written by stop() on the caller's thread, read by the worker thread: no synchronisation.
+    // TODO: fix this: written by stop() on the caller's thread, read by the worker thread: no synchronisation.
     private var stopRequested = false
 
     init(environment: WorkerEnvironment) {
@@ -24,14 +24,14 @@ final class WorkerThreadExercise: WorkerThreadController {
 
     func start() {
         if thread != nil { return }
-        // TODO (was BUG): returns as soon as the thread exists, long before it can take any work.
+        // TODO: fix this: returns as soon as the thread exists, long before it can take any work.
         thread = startJoinableThread { self.threadMain() }
     }
 
     private func threadMain() {
         let loop = environment.setUpRunLoop()
         runLoop = loop
-        // TODO (was BUG): the loop has no source, so run(until:) returns at once instead of waiting: the thread
+        // TODO: fix this: the loop has no source, so run(until:) returns at once instead of waiting: the thread
         // spins, waking up again and again with nothing to do (the seed's runUntilDate: does the
         // same). Polling is also the only way this thread can notice that it should stop.
         while !stopRequested {
@@ -41,12 +41,12 @@ final class WorkerThreadExercise: WorkerThreadController {
     }
 
     func send(_ job: @escaping () -> Void) {
-        // TODO (was BUG): until the thread has made its run loop, a job goes nowhere.
+        // TODO: fix this: until the thread has made its run loop, a job goes nowhere.
         runLoop?.perform(job)
     }
 
     func stop() {
-        // TODO (was BUG): returns at once. The thread ends whenever it next wakes up, runs its clean-up after
+        // TODO: fix this: returns at once. The thread ends whenever it next wakes up, runs its clean-up after
         // stop() has returned, and nobody ever joins it.
         stopRequested = true
         thread = nil

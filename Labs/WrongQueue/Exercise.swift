@@ -21,7 +21,7 @@ final class WrongQueueExercise: WrongQueueController {
     }
 
     func clear() {
-        // TODO (was BUG): the Clear button calls the render queue's helper right here, on the main thread.
+        // TODO: fix this: the Clear button calls the render queue's helper right here, on the main thread.
         // It can land in the middle of a frame (the rest of the frame is painted after it) and
         // ahead of frames the user asked for earlier.
         wipe()

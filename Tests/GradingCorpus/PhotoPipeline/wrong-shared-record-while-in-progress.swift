@@ -55,9 +55,9 @@ final class PhotoPipelineWrongSharedRecordWhileInProgressDownloader: Operation, 
         let complete = network.download(record.url, into: &picture, isCancelled: { [unowned self] in self.isCancelled })
         if isCancelled { return }
         if complete {
-            record.image = picture  // TODO (was BUG): the shared record, written on this thread while the table reads it on main.
+            record.image = picture  // TODO: fix this: the shared record, written on this thread while the table reads it on main.
         } else {
-            record.isFailed = true  // TODO (was BUG): the shared record again.
+            record.isFailed = true  // TODO: fix this: the shared record again.
         }
         if isCancelled { return }
         OperationQueue.main.addOperation { [weak delegate] in delegate?.downloaderDidFinish(self) }
@@ -88,7 +88,7 @@ final class PhotoPipelineWrongSharedRecordWhileInProgressFiltration: Operation, 
         }
         guard let sepia = filter.apply(to: raw, isCancelled: { [unowned self] in self.isCancelled }) else { return }
         if isCancelled { return }
-        record.image = sepia  // TODO (was BUG): the shared record, written on this thread while the table reads it on main.
+        record.image = sepia  // TODO: fix this: the shared record, written on this thread while the table reads it on main.
         record.isFiltered = true
         OperationQueue.main.addOperation { delegate?.filtrationDidFinish(self) }
     }
