@@ -8,7 +8,7 @@ SANITIZE = --sanitize=thread --manifest-cache none --explicit-target-dependency-
 RACELAB = $(patsubst $(CURDIR)/%,%,$(shell $(SWIFT) build --sanitize=thread --show-bin-path 2>/dev/null || echo .build/debug))/racelab
 RUNS ?= 2
 
-.PHONY: all build run test lab check watch hint progress grade student-kit calibrate compiler-check clean
+.PHONY: all build run test lab check watch hint progress format lint grade student-kit calibrate compiler-check clean
 
 all: run
 
@@ -63,6 +63,14 @@ grade: build
 KIT ?= student-kit
 student-kit: build
 	$(RACELAB) export $(KIT)
+
+## make format / make lint: the harness's Swift as swift format lays it out (.swift-format). Not
+## the labs or the corpus: their lessons quote them by line number.
+FORMATTED = Sources Tests/RaceLabTests Tests/LabsTests Package.swift
+format:
+	$(SWIFT) format format --in-place --recursive $(FORMATTED)
+lint:
+	$(SWIFT) format lint --strict --recursive $(FORMATTED)
 
 ## make calibrate: measure how fast each broken variant is caught under stress (Grading/).
 calibrate: build

@@ -1,6 +1,6 @@
+import Foundation
 // swift-tools-version:6.2
 import PackageDescription
-import Foundation
 
 // The labs. Every folder in Labs/ with a Scenario.swift is one lab, built as three modules
 // (Swift 5 mode, because teaching code is racy on purpose):
@@ -12,7 +12,9 @@ import Foundation
 // two files of one name). The lesson (README.md) is read at run time, not compiled.
 let labsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Labs")
 let labNames = ((try? FileManager.default.contentsOfDirectory(atPath: labsDirectory.path)) ?? [])
-    .filter { FileManager.default.fileExists(atPath: labsDirectory.appendingPathComponent("\($0)/Scenario.swift").path) }
+    .filter {
+        FileManager.default.fileExists(atPath: labsDirectory.appendingPathComponent("\($0)/Scenario.swift").path)
+    }
     .sorted()
 
 func labFiles(_ lab: String) -> [String] {
@@ -21,8 +23,10 @@ func labFiles(_ lab: String) -> [String] {
 }
 
 /// One module of a lab, built from the files of its folder that `belongs` picks.
-func labTarget(_ lab: String, name: String, dependencies: [Target.Dependency], belongs: (String) -> Bool,
-               extraSettings: [SwiftSetting] = []) -> Target? {
+func labTarget(
+    _ lab: String, name: String, dependencies: [Target.Dependency], belongs: (String) -> Bool,
+    extraSettings: [SwiftSetting] = []
+) -> Target? {
     let files = labFiles(lab)
     let sources = files.filter { $0.hasSuffix(".swift") && belongs($0) }
     guard !sources.isEmpty else { return nil }
@@ -39,7 +43,8 @@ func labTarget(_ lab: String, name: String, dependencies: [Target.Dependency], b
 // to it. RACELAB_UNSAFE_SKIP_EXERCISE_CHECKS=1 (tests of the harness's other defences only)
 // leaves it out.
 let skipsExerciseChecks = ProcessInfo.processInfo.environment["RACELAB_UNSAFE_SKIP_EXERCISE_CHECKS"] == "1"
-let memorySafe: [SwiftSetting] = skipsExerciseChecks ? [] : [.strictMemorySafety(), .treatWarning("StrictMemorySafety", as: .error)]
+let memorySafe: [SwiftSetting] =
+    skipsExerciseChecks ? [] : [.strictMemorySafety(), .treatWarning("StrictMemorySafety", as: .error)]
 // The reference fixes and the corpus are built without warnings (a learner's first build shows
 // only their own code's), and the compiler cannot both silence warnings and make one group an
 // error. So their memory safety is proven by a build of its own, RACELAB_REFERENCE_SAFETY=1
@@ -68,20 +73,29 @@ let scenarioTargets = labNames.compactMap {
 // An exercise sees LabKit and its own lab, and (MemberImportVisibility) only members of what it
 // imports itself: nothing of the harness leaks in through the lab's module.
 let exerciseTargets = labNames.compactMap {
-    labTarget($0, name: "\($0)Exercises", dependencies: ["LabKit", .target(name: $0)], belongs: isExercise,
-              extraSettings: [.enableUpcomingFeature("MemberImportVisibility")] + memorySafe)
+    labTarget(
+        $0, name: "\($0)Exercises", dependencies: ["LabKit", .target(name: $0)], belongs: isExercise,
+        extraSettings: [.enableUpcomingFeature("MemberImportVisibility")] + memorySafe)
 }
 let solutionTargets = labNames.compactMap {
-    labTarget($0, name: "\($0)Solutions", dependencies: ["LabKit", .target(name: $0)], belongs: isSolution,
-              extraSettings: checksReferenceSafety ? memorySafe : quiet)
+    labTarget(
+        $0, name: "\($0)Solutions", dependencies: ["LabKit", .target(name: $0)], belongs: isSolution,
+        extraSettings: checksReferenceSafety ? memorySafe : quiet)
 }
 
 // The reference solutions are registered outside the labs, in Sources/SolutionCatalog; a student
 // kit ships neither that folder nor any Fixed*.swift, and then builds without them.
 let packageDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-let shipsSolutions = FileManager.default.fileExists(atPath: packageDirectory.appendingPathComponent("Sources/SolutionCatalog/SolutionCatalog.swift").path)
-let solutionCatalog: [Target] = shipsSolutions
-    ? [.target(name: "SolutionCatalog", dependencies: ["LabKit"] + labNames.map { .target(name: $0) } + solutionTargets.map { .target(name: $0.name) })]
+let shipsSolutions = FileManager.default.fileExists(
+    atPath: packageDirectory.appendingPathComponent("Sources/SolutionCatalog/SolutionCatalog.swift").path)
+let solutionCatalog: [Target] =
+    shipsSolutions
+    ? [
+        .target(
+            name: "SolutionCatalog",
+            dependencies: ["LabKit"] + labNames.map { .target(name: $0) }
+                + solutionTargets.map { .target(name: $0.name) })
+    ]
     : []
 let solutionDependency: [Target.Dependency] = shipsSolutions ? ["SolutionCatalog"] : []
 
@@ -90,36 +104,60 @@ let solutionDependency: [Target.Dependency] = shipsSolutions ? ["SolutionCatalog
 // Sources/CorpusCatalog. Like the solutions, a student kit ships without it.
 let corpusDirectory = packageDirectory.appendingPathComponent("Tests/GradingCorpus")
 let corpusLabs = labNames.filter { lab in
-    ((try? FileManager.default.contentsOfDirectory(atPath: corpusDirectory.appendingPathComponent(lab).path)) ?? []).contains { $0.hasSuffix(".swift") }
+    ((try? FileManager.default.contentsOfDirectory(atPath: corpusDirectory.appendingPathComponent(lab).path)) ?? [])
+        .contains { $0.hasSuffix(".swift") }
 }
-let shipsCorpus = shipsSolutions && FileManager.default.fileExists(atPath: packageDirectory.appendingPathComponent("Sources/CorpusCatalog/CorpusCatalog.swift").path)
-let corpusTargets: [Target] = shipsCorpus ? corpusLabs.map { lab in
-    .target(name: "\(lab)Corpus", dependencies: ["LabKit", .target(name: lab)], path: "Tests/GradingCorpus/\(lab)",
-            swiftSettings: [.swiftLanguageMode(.v5), .enableUpcomingFeature("MemberImportVisibility")] + (checksReferenceSafety ? memorySafe : quiet))
-} : []
-let corpusCatalog: [Target] = shipsCorpus
-    ? [.target(name: "CorpusCatalog", dependencies: ["LabKit"] + labNames.map { .target(name: $0) } + corpusTargets.map { .target(name: $0.name) })]
+let shipsCorpus =
+    shipsSolutions
+    && FileManager.default.fileExists(
+        atPath: packageDirectory.appendingPathComponent("Sources/CorpusCatalog/CorpusCatalog.swift").path)
+let corpusTargets: [Target] =
+    shipsCorpus
+    ? corpusLabs.map { lab in
+        .target(
+            name: "\(lab)Corpus", dependencies: ["LabKit", .target(name: lab)], path: "Tests/GradingCorpus/\(lab)",
+            swiftSettings: [.swiftLanguageMode(.v5), .enableUpcomingFeature("MemberImportVisibility")]
+                + (checksReferenceSafety ? memorySafe : quiet))
+    } : []
+let corpusCatalog: [Target] =
+    shipsCorpus
+    ? [
+        .target(
+            name: "CorpusCatalog",
+            dependencies: ["LabKit"] + labNames.map { .target(name: $0) } + corpusTargets.map { .target(name: $0.name) }
+        )
+    ]
     : []
 let corpusDependency: [Target.Dependency] = shipsCorpus ? ["CorpusCatalog"] : []
-let solutionDefine: [SwiftSetting] = (shipsSolutions ? [.define("RACELAB_SOLUTIONS")] : []) + (shipsCorpus ? [.define("RACELAB_CORPUS")] : [])
+let solutionDefine: [SwiftSetting] =
+    (shipsSolutions ? [.define("RACELAB_SOLUTIONS")] : []) + (shipsCorpus ? [.define("RACELAB_CORPUS")] : [])
 
 // The harness's own test suites stay in the project; a student kit has one test per lab instead
 // (Tests/LabChecks, written by racelab export: each runs `racelab check` on that lab's exercise).
-let hasProjectTests = FileManager.default.fileExists(atPath: packageDirectory.appendingPathComponent("Tests/RaceLabTests").path)
-let projectTests: [Target] = hasProjectTests ? [
-    .testTarget(
-        name: "RaceLabTests",
-        dependencies: ["LabKit", "RaceLabHarness", "RaceLabReports", "RaceLabGrading", "TSanReports", "CRaceLabSupport", "CompilerCheck", "racelab"],
-        resources: [.copy("Fixtures")]
-    ),
-    .testTarget(
-        name: "LabsTests",
-        dependencies: ["LabCatalog", "LabKit", "RaceLabHarness", "RaceLabReports", "RaceLabGrading", "TSanReports",
-                       "CRaceLabSupport", "racelab", "racelab-child"] + solutionDependency + corpusDependency,
-        swiftSettings: [.swiftLanguageMode(.v5)] + solutionDefine
-    ),
-] : []
-let kitTests: [Target] = FileManager.default.fileExists(atPath: packageDirectory.appendingPathComponent("Tests/LabChecks").path)
+let hasProjectTests = FileManager.default.fileExists(
+    atPath: packageDirectory.appendingPathComponent("Tests/RaceLabTests").path)
+let projectTests: [Target] =
+    hasProjectTests
+    ? [
+        .testTarget(
+            name: "RaceLabTests",
+            dependencies: [
+                "LabKit", "RaceLabHarness", "RaceLabReports", "RaceLabGrading", "TSanReports", "CRaceLabSupport",
+                "CompilerCheck", "racelab"
+            ],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "LabsTests",
+            dependencies: [
+                "LabCatalog", "LabKit", "RaceLabHarness", "RaceLabReports", "RaceLabGrading", "TSanReports",
+                "CRaceLabSupport", "racelab", "racelab-child"
+            ] + solutionDependency + corpusDependency,
+            swiftSettings: [.swiftLanguageMode(.v5)] + solutionDefine
+        )
+    ] : []
+let kitTests: [Target] =
+    FileManager.default.fileExists(atPath: packageDirectory.appendingPathComponent("Tests/LabChecks").path)
     ? [.testTarget(name: "LabChecks", dependencies: ["racelab", "racelab-child"], path: "Tests/LabChecks")]
     : []
 
@@ -128,7 +166,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "racelab", targets: ["racelab"]),
-        .executable(name: "racelab-child", targets: ["racelab-child"]),
+        .executable(name: "racelab-child", targets: ["racelab-child"])
     ],
     targets: scenarioTargets + exerciseTargets + solutionTargets + solutionCatalog + corpusTargets + corpusCatalog + [
         // Tiny C layer: state that lab threads share with the harness without TSan seeing it as
@@ -140,7 +178,9 @@ let package = Package(
         // ThreadSanitizer logs: parser, explainer, demangler.
         .target(name: "TSanReports"),
         // Runs variants in child processes and judges them.
-        .target(name: "RaceLabHarness", dependencies: ["LabKit", "TSanReports", "CRaceLabSupport"], swiftSettings: reducedSwift),
+        .target(
+            name: "RaceLabHarness", dependencies: ["LabKit", "TSanReports", "CRaceLabSupport"],
+            swiftSettings: reducedSwift),
         // The compiler as a detector: each lab's code type-checked in Swift 6 language mode, the
         // diagnostics kept in Grading/compiler.json (racelab compiler-check) for the reports.
         .target(name: "CompilerCheck", dependencies: ["LabKit", "RaceLabHarness"]),
@@ -149,13 +189,22 @@ let package = Package(
         // Grader, student kit, manifest, exercise policy, report formats.
         .target(name: "RaceLabGrading", dependencies: ["LabKit", "RaceLabHarness", "TSanReports", "CompilerCheck"]),
         // Scenario + exercise of every lab: one line per lab.
-        .target(name: "LabCatalog", dependencies: ["LabKit"] + labNames.map { .target(name: $0) } + exerciseTargets.map { .target(name: $0.name) }),
+        .target(
+            name: "LabCatalog",
+            dependencies: ["LabKit"] + labNames.map { .target(name: $0) }
+                + exerciseTargets.map { .target(name: $0.name) }),
         // The process that runs lab code (and so student code): one variant, then exit.
         .executableTarget(
-            name: "racelab-child", dependencies: ["LabKit", "RaceLabHarness", "LabCatalog", "CRaceLabSupport"] + solutionDependency + corpusDependency,
+            name: "racelab-child",
+            dependencies: ["LabKit", "RaceLabHarness", "LabCatalog", "CRaceLabSupport"] + solutionDependency
+                + corpusDependency,
             swiftSettings: solutionDefine),
         // The command line: plans, judges, reports. It links no lab code; it asks racelab-child.
         .executableTarget(
-            name: "racelab", dependencies: ["LabKit", "RaceLabHarness", "RaceLabReports", "RaceLabGrading", "TSanReports", "CRaceLabSupport", "CompilerCheck"]),
+            name: "racelab",
+            dependencies: [
+                "LabKit", "RaceLabHarness", "RaceLabReports", "RaceLabGrading", "TSanReports", "CRaceLabSupport",
+                "CompilerCheck"
+            ])
     ] + projectTests + kitTests
 )

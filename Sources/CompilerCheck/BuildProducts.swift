@@ -46,7 +46,8 @@ public struct BuildProducts: Sendable {
         let built = ([moduleDate] + objectDates).max()!
         for file in sources.labModuleFiles {
             if let changed = modificationDate(file), changed > built {
-                return "Labs/\(sources.labModule)/\(file.lastPathComponent) changed after the last build; run `make build` first"
+                return
+                    "Labs/\(sources.labModule)/\(file.lastPathComponent) changed after the last build; run `make build` first"
             }
         }
         return nil

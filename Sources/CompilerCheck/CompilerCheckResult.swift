@@ -38,8 +38,10 @@ public struct CompilerCheckResult: Codable, Sendable, Equatable {
 
     public static let keptDiagnostics = 20
 
-    public init(lab: String, part: VariantKind, files: [String], sourceDigest: String, compiler: String, measuredAt: String,
-                status: Status, errors: Int, newWarnings: Int, diagnostics: [CompilerDiagnostic]) {
+    public init(
+        lab: String, part: VariantKind, files: [String], sourceDigest: String, compiler: String, measuredAt: String,
+        status: Status, errors: Int, newWarnings: Int, diagnostics: [CompilerDiagnostic]
+    ) {
         self.lab = lab
         self.part = part
         self.files = files
@@ -54,7 +56,9 @@ public struct CompilerCheckResult: Codable, Sendable, Equatable {
 
     /// "Swift 6.3.1" out of swiftc's version line (the whole line if it reads otherwise).
     public var compilerName: String {
-        guard let range = compiler.range(of: #"Swift version [0-9.]+"#, options: .regularExpression) else { return compiler }
+        guard let range = compiler.range(of: #"Swift version [0-9.]+"#, options: .regularExpression) else {
+            return compiler
+        }
         return "Swift " + compiler[range].dropFirst("Swift version ".count)
     }
 

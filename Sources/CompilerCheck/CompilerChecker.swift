@@ -17,13 +17,17 @@ public struct CompilerChecker: Sendable {
     /// The arguments for one mode. `-emit-sil` rather than `-typecheck`: region-based isolation
     /// ("sending 'x' risks causing data races") is diagnosed on SIL, after type checking.
     public func arguments(_ sources: LabModuleSources, swiftVersion: Int) -> [String] {
-        ["-emit-sil", "-o", "/dev/null", "-swift-version", "\(swiftVersion)", "-wmo", "-parse-as-library",
-         "-module-name", sources.moduleName, "-diagnostic-style", "llvm", "-no-color-diagnostics"]
+        [
+            "-emit-sil", "-o", "/dev/null", "-swift-version", "\(swiftVersion)", "-wmo", "-parse-as-library",
+            "-module-name", sources.moduleName, "-diagnostic-style", "llvm", "-no-color-diagnostics"
+        ]
             + build.searchArguments + sources.moduleArguments + sources.urls.map(\.path)
     }
 
     /// The result, or why there is none (`CompilerVerdict.Unjudged`).
-    public func check(_ sources: LabModuleSources, now: Date = Date()) -> Result<CompilerCheckResult, CompilerVerdict.Unjudged> {
+    public func check(_ sources: LabModuleSources, now: Date = Date()) -> Result<
+        CompilerCheckResult, CompilerVerdict.Unjudged
+    > {
         guard let digest = sources.digest else {
             return .failure(.init(description: "cannot read the files of Labs/\(sources.labModule)"))
         }
@@ -32,7 +36,11 @@ public struct CompilerChecker: Sendable {
         for version in [5, 6] {
             let output = compiler.run(arguments(sources, swiftVersion: version))
             if output.timedOut {
-                return .failure(.init(description: "swiftc took longer than \(Int(compiler.timeout)) s in Swift \(version) mode and was stopped"))
+                return .failure(
+                    .init(
+                        description:
+                            "swiftc took longer than \(Int(compiler.timeout)) s in Swift \(version) mode and was stopped"
+                    ))
             }
             modes.append((output.status, DiagnosticParser.parse(output.output)))
         }
@@ -52,12 +60,17 @@ public struct CompilerChecker: Sendable {
     /// a type-checking error anywhere in a module keeps swiftc from its SIL diagnostics.)
     func scenarioErrors(_ sources: LabModuleSources) -> [CompilerDiagnostic] {
         let scenario = sources.folder.appendingPathComponent("Scenario.swift")
-        let arguments = ["-emit-sil", "-o", "/dev/null", "-swift-version", "6", "-wmo", "-parse-as-library",
-                         "-module-name", sources.labModule, "-diagnostic-style", "llvm", "-no-color-diagnostics"]
+        let arguments =
+            [
+                "-emit-sil", "-o", "/dev/null", "-swift-version", "6", "-wmo", "-parse-as-library",
+                "-module-name", sources.labModule, "-diagnostic-style", "llvm", "-no-color-diagnostics"
+            ]
             + build.searchArguments + [scenario.path] + sources.urls.map(\.path)
         let output = compiler.run(arguments)
         let errors = DiagnosticParser.parse(output.output).filter {
-            $0.severity == .error && $0.file.map { URL(fileURLWithPath: $0).standardizedFileURL.path } == scenario.standardizedFileURL.path
+            $0.severity == .error
+                && $0.file.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+                    == scenario.standardizedFileURL.path
         }
         return CompilerVerdict.inReadingOrder(errors).prefix(CompilerCheckResult.keptDiagnostics).map {
             var copy = $0
@@ -68,8 +81,10 @@ public struct CompilerChecker: Sendable {
 
     /// Checks every part, `jobs` at a time (each swiftc mostly uses one core); the results in
     /// the order given. `onDone` is called as each finishes, from any thread.
-    public func check(_ parts: [LabModuleSources], jobs: Int,
-                      onDone: @escaping @Sendable (Int) -> Void = { _ in }) -> [Result<CompilerCheckResult, CompilerVerdict.Unjudged>] {
+    public func check(
+        _ parts: [LabModuleSources], jobs: Int,
+        onDone: @escaping @Sendable (Int) -> Void = { _ in }
+    ) -> [Result<CompilerCheckResult, CompilerVerdict.Unjudged>] {
         let results = CheckResults(count: parts.count)
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = max(1, jobs)

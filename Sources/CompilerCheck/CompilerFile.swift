@@ -10,7 +10,9 @@ public struct CompilerFile: Codable, Sendable, Equatable {
     public init(results: [CompilerCheckResult]) {
         let order = LabModuleSources.parts
         self.results = results.sorted {
-            ($0.lab, order.firstIndex(of: $0.part) ?? order.count) < ($1.lab, order.firstIndex(of: $1.part) ?? order.count)
+            ($0.lab, order.firstIndex(of: $0.part) ?? order.count) < (
+                $1.lab, order.firstIndex(of: $1.part) ?? order.count
+            )
         }
     }
 

@@ -42,7 +42,8 @@ public struct CompilerFinding: Codable, Sendable, Equatable {
 
     public static func current(_ sources: LabModuleSources, in file: CompilerFile?) -> CompilerFinding {
         guard let file else {
-            return CompilerFinding(lab: sources.lab, part: sources.part, result: nil, notMeasured: "no \(CompilerFile.relativePath)")
+            return CompilerFinding(
+                lab: sources.lab, part: sources.part, result: nil, notMeasured: "no \(CompilerFile.relativePath)")
         }
         guard let stored = file.result(lab: sources.lab, part: sources.part) else {
             return CompilerFinding(lab: sources.lab, part: sources.part, result: nil, notMeasured: "never measured")
@@ -50,8 +51,9 @@ public struct CompilerFinding: Codable, Sendable, Equatable {
         guard let digest = sources.digest, digest == stored.sourceDigest else {
             let names = ["Scenario.swift"] + sources.files
             let files = names.dropLast().joined(separator: ", ") + " or " + names.last!
-            return CompilerFinding(lab: sources.lab, part: sources.part, result: nil,
-                                   notMeasured: "\(files) changed since it was measured")
+            return CompilerFinding(
+                lab: sources.lab, part: sources.part, result: nil,
+                notMeasured: "\(files) changed since it was measured")
         }
         return CompilerFinding(lab: sources.lab, part: sources.part, result: stored)
     }

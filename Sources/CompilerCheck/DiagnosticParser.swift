@@ -28,25 +28,30 @@ public enum DiagnosticParser {
             }
             guard !numbers.isEmpty, fileEnd > place.startIndex else { continue }
             let file = place[place.startIndex..<fileEnd].joined(separator: ":")
-            guard !file.contains(" ") || file.hasPrefix("/") else { continue }  // prose that merely contains ": error: "
+            // prose that merely contains ": error: "
+            guard !file.contains(" ") || file.hasPrefix("/") else { continue }
             let text = line[range.upperBound...]
             if file == "<unknown>" {
                 return diagnostic(severity, file: nil, line: nil, column: nil, text: text)
             }
-            return diagnostic(severity, file: file, line: numbers[0], column: numbers.count > 1 ? numbers[1] : nil, text: text)
+            return diagnostic(
+                severity, file: file, line: numbers[0], column: numbers.count > 1 ? numbers[1] : nil, text: text)
         }
         return nil
     }
 
     /// Splits off a trailing group tag: "... closure [#SendableClosureCaptures]".
-    static func diagnostic(_ severity: CompilerDiagnostic.Severity, file: String?, line: Int?, column: Int?,
-                           text: Substring) -> CompilerDiagnostic {
+    static func diagnostic(
+        _ severity: CompilerDiagnostic.Severity, file: String?, line: Int?, column: Int?,
+        text: Substring
+    ) -> CompilerDiagnostic {
         var message = String(text).trimmingCharacters(in: .whitespaces)
         var group: String?
         if message.hasSuffix("]"), let open = message.range(of: " [#", options: .backwards) {
             group = String(message[open.upperBound..<message.index(before: message.endIndex)])
             message = String(message[..<open.lowerBound])
         }
-        return CompilerDiagnostic(severity: severity, file: file, line: line, column: column, message: message, group: group)
+        return CompilerDiagnostic(
+            severity: severity, file: file, line: line, column: column, message: message, group: group)
     }
 }

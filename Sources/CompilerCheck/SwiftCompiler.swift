@@ -19,20 +19,27 @@ public struct SwiftCompiler: Sendable {
     }
 
     /// The compiler on this machine; `NotFound` says how to provide one.
-    public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) throws(NotFound) -> SwiftCompiler {
+    public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) throws(NotFound)
+        -> SwiftCompiler
+    {
         var candidates: [String] = []
         if let exec = environment["SWIFT_EXEC"], !exec.isEmpty { candidates.append(exec) }
         for folder in (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") where !folder.isEmpty {
             candidates.append("\(folder)/swiftc")
         }
         guard let path = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw NotFound(description: "swiftc not found: put the Swift toolchain's bin folder on PATH, or set SWIFT_EXEC to swiftc")
+            throw NotFound(
+                description:
+                    "swiftc not found: put the Swift toolchain's bin folder on PATH, or set SWIFT_EXEC to swiftc")
         }
         let executable = URL(fileURLWithPath: path)
         let probe = SwiftCompiler(executable: executable, version: "")
         let answer = probe.run(["--version"])
-        guard answer.status == 0, let first = answer.output.split(separator: "\n").first(where: { $0.contains("Swift version") }) else {
-            throw NotFound(description: "\(path) --version failed (exit \(answer.status)): \(answer.output.prefix(200))")
+        guard answer.status == 0,
+            let first = answer.output.split(separator: "\n").first(where: { $0.contains("Swift version") })
+        else {
+            throw NotFound(
+                description: "\(path) --version failed (exit \(answer.status)): \(answer.output.prefix(200))")
         }
         return SwiftCompiler(executable: executable, version: first.trimmingCharacters(in: .whitespaces))
     }
@@ -48,7 +55,8 @@ public struct SwiftCompiler: Sendable {
     /// Runs swiftc with `arguments`, bounded by `timeout` (diagnostics of a whole module fit
     /// in the 4 MB kept many times over).
     public func run(_ arguments: [String]) -> Output {
-        let result = ToolProcess(executable: executable, arguments: arguments, timeout: timeout, outputLimit: 4 << 20).run()
+        let result = ToolProcess(executable: executable, arguments: arguments, timeout: timeout, outputLimit: 4 << 20)
+            .run()
         return Output(status: result.status, output: result.output, timedOut: result.timedOut)
     }
 }

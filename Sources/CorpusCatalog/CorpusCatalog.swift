@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// (not formatted: one registration line per lab, however long)
 import LabKit
 
 import AsyncOperationCorpus

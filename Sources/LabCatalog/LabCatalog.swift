@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// (not formatted: one registration line per lab, however long)
 import LabKit
 
 // The exercise modules are the students': only their factory is imported from each (a scoped

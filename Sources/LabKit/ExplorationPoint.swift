@@ -26,7 +26,9 @@ public struct ExplorationPoint: Codable, Sendable, Hashable, CustomStringConvert
 
     public init?(_ text: String) {
         let parts = text.split(separator: ":")
-        guard parts.count == 2, let pause = Int(parts[0]), let hit = Int(parts[1]), pause >= 0, hit >= 1 else { return nil }
+        guard parts.count == 2, let pause = Int(parts[0]), let hit = Int(parts[1]), pause >= 0, hit >= 1 else {
+            return nil
+        }
         self.init(pause: pause, hit: hit)
     }
 
@@ -39,7 +41,9 @@ public struct ExplorationPoint: Codable, Sendable, Hashable, CustomStringConvert
         let total = survey.reduce(0, +)
         guard total > 0, limit > 0 else { return [] }
         if total <= limit {
-            return survey.enumerated().flatMap { index, count in (0..<count).map { ExplorationPoint(pause: index + firstPause, hit: $0 + 1) } }
+            return survey.enumerated().flatMap { index, count in
+                (0..<count).map { ExplorationPoint(pause: index + firstPause, hit: $0 + 1) }
+            }
         }
         var points: [ExplorationPoint] = []
         for (index, count) in survey.enumerated() where count > 0 {

@@ -40,9 +40,12 @@ public struct LabSolutions: @unchecked Sendable {
     let variants: [Lab.Variant]
     let players: [String: (ScenarioRun) -> Void]
 
-    public init<Scenario: LabScenario>(_ scenario: Scenario.Type, _ solutions: [LabVariant<Scenario.Environment, Scenario.Subject>]) {
-        precondition(solutions.allSatisfy { $0.kind == .fixed || $0.kind.isCorpus },
-                     "\(scenario.info.id): solutions must be fixed variants or corpus fixes")
+    public init<Scenario: LabScenario>(
+        _ scenario: Scenario.Type, _ solutions: [LabVariant<Scenario.Environment, Scenario.Subject>]
+    ) {
+        precondition(
+            solutions.allSatisfy { $0.kind == .fixed || $0.kind.isCorpus },
+            "\(scenario.info.id): solutions must be fixed variants or corpus fixes")
         labID = scenario.info.id
         variants = solutions.map { Lab.Variant(kind: $0.kind, name: $0.name) }
         players = PlayableLab.players(scenario, solutions)
@@ -55,8 +58,12 @@ public struct PlayableLab: @unchecked Sendable {
     private var players: [String: (ScenarioRun) -> Void]
 
     /// The lab's own variants plus the student's exercise (`make` builds one from the environment).
-    public init<Scenario: LabScenario>(_ scenario: Scenario.Type, exercise: @escaping (Scenario.Environment) -> Scenario.Subject) {
-        precondition(scenario.variants.allSatisfy { $0.kind == .broken }, "\(scenario.info.id): a scenario lists only its broken variants")
+    public init<Scenario: LabScenario>(
+        _ scenario: Scenario.Type, exercise: @escaping (Scenario.Environment) -> Scenario.Subject
+    ) {
+        precondition(
+            scenario.variants.allSatisfy { $0.kind == .broken },
+            "\(scenario.info.id): a scenario lists only its broken variants")
         let all = scenario.variants + [LabVariant(.exercise, make: exercise)]
         lab = Lab(info: scenario.info, variants: all.map { Lab.Variant(kind: $0.kind, name: $0.name) })
         players = Self.players(scenario, all)
@@ -111,12 +118,15 @@ public struct PlayableLabRegistry: Sendable {
     public init(_ labs: [PlayableLab], viewReleaseTaughtBy teacher: String? = nil) {
         precondition(Set(labs.map(\.id)).count == labs.count, "duplicate lab ids")
         let taughtAt = teacher.map { id in
-            guard let index = labs.firstIndex(where: { $0.id == id }) else { preconditionFailure("no lab \(id) teaches the view rule") }
+            guard let index = labs.firstIndex(where: { $0.id == id }) else {
+                preconditionFailure("no lab \(id) teaches the view rule")
+            }
             return index
         }
         self.labs = labs.enumerated().map { index, lab in
             var lab = lab
-            lab.exerciseKeepsViewReleaseOnMain = lab.exerciseKeepsViewReleaseOnMain || taughtAt.map { index >= $0 } ?? false
+            lab.exerciseKeepsViewReleaseOnMain =
+                lab.exerciseKeepsViewReleaseOnMain || taughtAt.map { index >= $0 } ?? false
             return lab
         }
     }
@@ -126,9 +136,10 @@ public struct PlayableLabRegistry: Sendable {
         for entry in solutions {
             precondition(labs.contains { $0.id == entry.labID }, "solutions for an unknown lab \(entry.labID)")
         }
-        return PlayableLabRegistry(labs.map { lab in
-            solutions.filter { $0.labID == lab.id }.reduce(lab) { $0.adding($1) }
-        })
+        return PlayableLabRegistry(
+            labs.map { lab in
+                solutions.filter { $0.labID == lab.id }.reduce(lab) { $0.adding($1) }
+            })
     }
 
     public func lab(_ id: String) -> PlayableLab? { labs.first { $0.id == id } }

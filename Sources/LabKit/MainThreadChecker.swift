@@ -27,7 +27,8 @@ public struct MainThreadViolation: Codable, Sendable, Equatable {
     /// Record a broken UI rule, whatever the thread.
     public func record(_ what: String, file: StaticString, line: UInt) {
         TraceFile.note(.failure, what)  // on the offending thread, at the moment it happens
-        let violation = MainThreadViolation(what: what, file: "\(file)", line: Int(line), threadID: rl_current_thread_id())
+        let violation = MainThreadViolation(
+            what: what, file: "\(file)", line: Int(line), threadID: rl_current_thread_id())
         lock.lock()
         violations.append(violation)
         lock.unlock()

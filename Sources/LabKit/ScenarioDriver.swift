@@ -40,8 +40,10 @@ public struct ScenarioPlan: Codable, Sendable, Equatable {
     /// `index` modulo `count` (0-based).
     public var shard: ExplorationShard?
 
-    public init(lab: String, variant: String, mode: RunMode, iterations: Int, seed: UInt64, stopAtFirstDetection: Bool = true,
-                point: ExplorationPoint? = nil) {
+    public init(
+        lab: String, variant: String, mode: RunMode, iterations: Int, seed: UInt64, stopAtFirstDetection: Bool = true,
+        point: ExplorationPoint? = nil
+    ) {
         self.lab = lab
         self.variant = variant
         self.mode = mode
@@ -73,7 +75,8 @@ public struct ScenarioOutcome: Codable, Sendable, Equatable {
     public var firstDetectionPoint: String?
 
     enum CodingKeys: String, CodingKey {
-        case iterationsRun, failures, firstFailureIteration, tsanReports, firstTSanIteration, firstDetectionSeconds, elapsedSeconds
+        case iterationsRun, failures, firstFailureIteration, tsanReports, firstTSanIteration, firstDetectionSeconds,
+            elapsedSeconds
         case notes, metrics, tsanEnabled, explored, firstDetectionPoint
     }
 
@@ -150,11 +153,15 @@ public enum ScenarioDriver {
         }
         // Stress: random preemption at the lab threads' synchronisation points (Preemption.c),
         // for windows between two of the student's own instructions, where no checkpoint is.
-        let preempting = plan.mode == .stress && rl_preemption_start(plan.seed, stressPreemptIntervalMicroseconds,
-                                                                       stressPreemptSleepMicroseconds) == 0
+        let preempting =
+            plan.mode == .stress
+            && rl_preemption_start(
+                plan.seed, stressPreemptIntervalMicroseconds,
+                stressPreemptSleepMicroseconds) == 0
         let signalsAtStart = rl_preemption_signals_sent()
         defer { if preempting { rl_preemption_stop() } }
-        let strict = Self.holdsToViewRelease(lab.variant(named: plan.variant)?.kind, exerciseKeepsIt: lab.exerciseKeepsViewReleaseOnMain)
+        let strict = Self.holdsToViewRelease(
+            lab.variant(named: plan.variant)?.kind, exerciseKeepsIt: lab.exerciseKeepsViewReleaseOnMain)
         var index = 0
         while index < schedule.count {
             let iteration = index + 1
@@ -168,8 +175,11 @@ public enum ScenarioDriver {
             let stress = plan.mode == .stress
             Checkpoint.setJitter(seed: seed, maxMicroseconds: stress ? stressJitterMicroseconds : 0)
             Checkpoint.setHolds(permille: stress ? stressHoldPermille : 0, maxMicroseconds: stressHoldMicroseconds)
-            let run = ScenarioRun(mode: plan.mode, iteration: iteration, seed: seed, exploration: exploration, onFailure: onFailure)
-            if let point, point.pause == 0 { Checkpoint.armAny(hit: point.hit, limit: ExplorationPoint.timedHold, storyReleases: false) }
+            let run = ScenarioRun(
+                mode: plan.mode, iteration: iteration, seed: seed, exploration: exploration, onFailure: onFailure)
+            if let point, point.pause == 0 {
+                Checkpoint.armAny(hit: point.hit, limit: ExplorationPoint.timedHold, storyReleases: false)
+            }
             ScreenLifetimes.shared.beginIteration(Int64(iteration))
             // Explore and stress: a lab thread waits at its end until the story is over, and one
             // that takes a strong reference to a controller waits with it until the user's next
@@ -184,18 +194,22 @@ public enum ScenarioDriver {
                 // Each pause's arrivals after it; a story without pauses: the iteration's.
                 let end = Checkpoint.workerHits
                 let counts = run.workerHitsAtPause.isEmpty ? [end] : run.workerHitsAtPause.map { end - $0 }
-                let points = ExplorationPoint.points(survey: counts, limit: max(plan.iterations - 1, 0),
-                                                     firstPause: run.workerHitsAtPause.isEmpty ? 0 : 1)
-                schedule += points.enumerated().filter { plan.shard?.includes($0.offset) ?? true }.map { .point($0.element) }
+                let points = ExplorationPoint.points(
+                    survey: counts, limit: max(plan.iterations - 1, 0),
+                    firstPause: run.workerHitsAtPause.isEmpty ? 0 : 1)
+                schedule += points.enumerated().filter { plan.shard?.includes($0.offset) ?? true }.map {
+                    .point($0.element)
+                }
             }
             if let point { outcome.explored.append(point.description) }
 
             var failures = run.failures
             for violation in MainThreadChecker.shared.drain() {
-                failures.append(InvariantFailure(
-                    iteration: iteration,
-                    message: "UI rule broken, \(violation.what)",
-                    file: violation.file, line: violation.line))
+                failures.append(
+                    InvariantFailure(
+                        iteration: iteration,
+                        message: "UI rule broken, \(violation.what)",
+                        file: violation.file, line: violation.line))
             }
             // A screen stands for a view, which must be released on the main thread. A fixed
             // variant proves it every iteration, and so does an exercise (or a corpus fix) once
@@ -207,11 +221,13 @@ public enum ScenarioDriver {
             where !release.onMainThread && !(release.isPart && screensOffMain.contains(release.threadID)) {
                 let what = "the \(release.screenName) was released on a background thread"
                 if strict {
-                    failures.append(InvariantFailure(
-                        iteration: iteration,
-                        message: "UI rule broken, \(what) (thread \(release.threadID)): its last owner let go of it there"
-                            + " (a view must die on the main thread: the off-main-dealloc lab)",
-                        file: release.file, line: release.line))
+                    failures.append(
+                        InvariantFailure(
+                            iteration: iteration,
+                            message:
+                                "UI rule broken, \(what) (thread \(release.threadID)): its last owner let go of it there"
+                                + " (a view must die on the main thread: the off-main-dealloc lab)",
+                            file: release.file, line: release.line))
                 } else {
                     noteCounts[what + " (the off-main-dealloc lab)", default: 0] += 1
                 }
@@ -232,8 +248,12 @@ public enum ScenarioDriver {
             if detected && plan.stopAtFirstDetection { break }
             index += 1
         }
-        if preempting { outcome.metrics["preemptions", default: 0] += Double(rl_preemption_signals_sent() - signalsAtStart) }
-        outcome.notes = noteCounts.sorted { $0.key < $1.key }.map { $0.value > 1 ? "\($0.key) (\($0.value) iterations)" : $0.key }
+        if preempting {
+            outcome.metrics["preemptions", default: 0] += Double(rl_preemption_signals_sent() - signalsAtStart)
+        }
+        outcome.notes = noteCounts.sorted { $0.key < $1.key }.map {
+            $0.value > 1 ? "\($0.key) (\($0.value) iterations)" : $0.key
+        }
         outcome.elapsedSeconds = Date().timeIntervalSince(start)
         return outcome
     }

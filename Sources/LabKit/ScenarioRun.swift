@@ -51,8 +51,10 @@ public final class ScenarioRun {
     private(set) var workerHitsAtPause: [Int] = []
 
     /// `mode` is what the scenario sees: an explored iteration is the scripted story.
-    init(mode: RunMode, iteration: Int, seed: UInt64, exploration: Exploration? = nil,
-         onFailure: @escaping (InvariantFailure) -> Void = { _ in }) {
+    init(
+        mode: RunMode, iteration: Int, seed: UInt64, exploration: Exploration? = nil,
+        onFailure: @escaping (InvariantFailure) -> Void = { _ in }
+    ) {
         self.exploration = exploration
         self.mode = mode == .stress ? .stress : .scripted
         self.iteration = iteration
@@ -103,8 +105,9 @@ public final class ScenarioRun {
         if case .survey = exploration { workerHitsAtPause.append(Checkpoint.workerHits) }
         if case .point(let point) = exploration, point.pause == pauseCalls {
             Checkpoint.armAny(hit: point.hit, limit: 1, storyReleases: true)
-            return ScriptedPause(run: self, checkpoint: "arrival \(point.hit) off the main thread after pause \(point.pause)",
-                                 hit: point.hit, maxWait: 1)
+            return ScriptedPause(
+                run: self, checkpoint: "arrival \(point.hit) off the main thread after pause \(point.pause)",
+                hit: point.hit, maxWait: 1)
         }
         Checkpoint.arm(checkpoint, hit: hit)
         return ScriptedPause(run: self, checkpoint: "\(checkpoint)", hit: hit)
@@ -219,14 +222,17 @@ public struct ScriptedPause {
         let wait = min(maxWait, self.maxWait ?? maxWait)
         let explored = self.maxWait != nil
         var quietLooks = 0
-        if !run.waitUntil(timeout: wait, {
-            if Checkpoint.armedReached { return true }
-            // An explored arrival may never come (a fix that takes another path): once the lab is
-            // quiet, nothing is left that could arrive.
-            guard explored else { return false }
-            quietLooks = LabQuiet.now ? quietLooks + 1 : 0
-            return quietLooks >= 2
-        }) {
+        if !run.waitUntil(
+            timeout: wait,
+            {
+                if Checkpoint.armedReached { return true }
+                // An explored arrival may never come (a fix that takes another path): once the lab is
+                // quiet, nothing is left that could arrive.
+                guard explored else { return false }
+                quietLooks = LabQuiet.now ? quietLooks + 1 : 0
+                return quietLooks >= 2
+            })
+        {
             if self.maxWait == nil {
                 run.note("checkpoint \(checkpoint) #\(hit) was not reached within \(wait)s; acted anyway")
             }

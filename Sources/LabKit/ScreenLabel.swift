@@ -20,8 +20,10 @@ public final class ScreenLabel: @unchecked Sendable {
 
     /// `tracksItsRelease`: the label's own release is checked like its screen's (the screen has a
     /// `ScreenLifetime`; without one, neither is checked).
-    public init(_ name: String, text: String = "", tracksItsRelease: Bool = false,
-                file: StaticString = #filePath, line: UInt = #line) {
+    public init(
+        _ name: String, text: String = "", tracksItsRelease: Bool = false,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         self.name = name
         self.storage = text
         lifetime = tracksItsRelease ? ScreenLifetime("\(name) label", isPart: true, file: file, line: line) : nil
@@ -35,7 +37,8 @@ public final class ScreenLabel: @unchecked Sendable {
             return closed
         }
         if wasClosed {
-            MainThreadChecker.shared.record("\(name) label of a dismissed screen set to \"\(text)\"", file: file, line: line)
+            MainThreadChecker.shared.record(
+                "\(name) label of a dismissed screen set to \"\(text)\"", file: file, line: line)
         }
     }
 
@@ -61,8 +64,10 @@ public final class ScreenFlag: @unchecked Sendable {
     private let lifetime: ScreenLifetime?
 
     /// `tracksItsRelease`: as for `ScreenLabel`.
-    public init(_ name: String, isOn: Bool = false, tracksItsRelease: Bool = false,
-                file: StaticString = #filePath, line: UInt = #line) {
+    public init(
+        _ name: String, isOn: Bool = false, tracksItsRelease: Bool = false,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         self.name = name
         self.storage = isOn
         lifetime = tracksItsRelease ? ScreenLifetime("\(name) flag", isPart: true, file: file, line: line) : nil

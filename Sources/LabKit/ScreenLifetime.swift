@@ -57,9 +57,10 @@ public final class ScreenLifetime: Sendable {
     }
 
     func died(_ lifetime: ScreenLifetime) {
-        let release = Release(screenName: lifetime.name, isPart: lifetime.isPart, onMainThread: Thread.isMainThread,
-                              threadID: rl_current_thread_id(),
-                              file: lifetime.file, line: lifetime.line)
+        let release = Release(
+            screenName: lifetime.name, isPart: lifetime.isPart, onMainThread: Thread.isMainThread,
+            threadID: rl_current_thread_id(),
+            file: lifetime.file, line: lifetime.line)
         lock.withLock {
             alive[lifetime.iteration, default: 0] -= 1
             released.append(release)

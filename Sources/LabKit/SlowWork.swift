@@ -14,7 +14,10 @@ import Foundation
     /// ("step(s) of a sum").
     public static func expectOffMain(_ what: String, in run: ScenarioRun) {
         let onMain = Checkpoint.hits("slow-work.on-main")
-        run.expect(onMain == 0, "\(onMain) \(what) ran on the main thread: the screen froze meanwhile (do the work in the background, show the result on main)")
+        run.expect(
+            onMain == 0,
+            "\(onMain) \(what) ran on the main thread: the screen froze meanwhile (do the work in the background, show the result on main)"
+        )
     }
 
     /// Runs the user's action (on the main thread) and fails the run if `result` was set before
@@ -23,7 +26,10 @@ import Foundation
     public static func expectNoWait(showingIn result: ScreenLabel, in run: ScenarioRun, _ action: () -> Void) {
         let before = result.textsShown.count
         action()
-        run.expect(result.textsShown.count == before, "the main thread waited for the work: the result was on screen before the user's action returned, so the screen froze meanwhile (start the work, return, show the result when it is done)")
+        run.expect(
+            result.textsShown.count == before,
+            "the main thread waited for the work: the result was on screen before the user's action returned, so the screen froze meanwhile (start the work, return, show the result when it is done)"
+        )
     }
 
     /// Fails the run unless the list's numbers were added one by one with the app's adder since
@@ -31,6 +37,9 @@ import Foundation
     /// from the slow work the lab is about, not from a shortcut around it.
     public static func expectAdded(_ count: Int, since stepsBefore: Int, in run: ScenarioRun) {
         let steps = SlowAdder.stepsTaken - stepsBefore
-        run.expect(steps >= count, "the current list has \(count) number(s), but only \(steps) were added with the app's adder (SlowAdder) since the last change: the total must be worked out by that slow work, in the background")
+        run.expect(
+            steps >= count,
+            "the current list has \(count) number(s), but only \(steps) were added with the app's adder (SlowAdder) since the last change: the total must be worked out by that slow work, in the background"
+        )
     }
 }

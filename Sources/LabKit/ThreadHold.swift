@@ -52,15 +52,19 @@ extension ThreadHold {
     /// stalled, and a loaded machine that leaves this thread unscheduled for a time slice or
     /// two still finds the other one held.
     @discardableResult
-    public static func race(_ run: ScenarioRun, skippingUpTo maxSkipped: Int,
-                            work: @escaping @Sendable () -> Void, meanwhile: () -> Void) -> Bool {
+    public static func race(
+        _ run: ScenarioRun, skippingUpTo maxSkipped: Int,
+        work: @escaping @Sendable () -> Void, meanwhile: () -> Void
+    ) -> Bool {
         race(run, skipping: Int(run.random.next(upperBound: UInt64(maxSkipped + 1))), work: work, meanwhile: meanwhile)
     }
 
     /// `race(_:skippingUpTo:work:meanwhile:)`, passing exactly `skipped` synchronisation points.
     @discardableResult
-    public static func race(_ run: ScenarioRun, skipping skipped: Int,
-                            work: @escaping @Sendable () -> Void, meanwhile: () -> Void) -> Bool {
+    public static func race(
+        _ run: ScenarioRun, skipping skipped: Int,
+        work: @escaping @Sendable () -> Void, meanwhile: () -> Void
+    ) -> Bool {
         let asker = rl_current_thread_id()
         // This race's own flag: an earlier racing thread may still be finishing its work. Relaxed,
         // so TSan sees no order in it.
@@ -111,8 +115,10 @@ extension ThreadHold {
     /// Harness code on a lab thread, after a checkpoint hit numbered `hit`: arms the hold if due.
     public static func reached(hit: Int) {
         guard dueHit.load(ordering: .relaxed) == hit,
-              dueHit.compareExchange(expected: hit, desired: 0, ordering: .relaxed).exchanged else { return }
-        let skipped = dueSkip.load(ordering: .relaxed), limit = Int64(dueLimit.load(ordering: .relaxed))
+            dueHit.compareExchange(expected: hit, desired: 0, ordering: .relaxed).exchanged
+        else { return }
+        let skipped = dueSkip.load(ordering: .relaxed)
+        let limit = Int64(dueLimit.load(ordering: .relaxed))
         let asker = Int64(dueAsker.load(ordering: .relaxed))
         _ = skipped < 0 ? rl_hold_arm_at_hand_over(limit) : rl_hold_arm_self(Int64(skipped), limit, asker)
     }

@@ -1,4 +1,5 @@
 import Foundation
+
 /// The screen of the technote's list app: a total at the top and a "recalculating" spinner.
 /// Shared by the labs that retell that story (list-adder, ui-off-main, stale-results, ...).
 public final class TotalScreen: @unchecked Sendable {

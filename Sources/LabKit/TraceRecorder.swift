@@ -4,7 +4,11 @@ import Foundation
 /// One event of the interleaving timeline.
 public struct TraceEvent: Codable, Sendable, Equatable {
     public enum Kind: Int, Codable, Sendable {
-        case checkpoint = 0, action = 1, pause = 2, report = 3, failure = 4
+        case checkpoint = 0
+        case action = 1
+        case pause = 2
+        case report = 3
+        case failure = 4
     }
 
     public var kind: Kind
@@ -58,7 +62,8 @@ public struct Trace: Codable, Sendable, Equatable {
         // Never more than the file was made with, whatever the child did to it.
         guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
         defer { try? handle.close() }
-        guard let data = try? handle.read(upToCount: byteCount), data.count >= MemoryLayout<rl_trace_header>.stride else { return nil }
+        guard let data = try? handle.read(upToCount: byteCount), data.count >= MemoryLayout<rl_trace_header>.stride
+        else { return nil }
         return data.withUnsafeBytes { raw -> Trace? in
             let header = raw.loadUnaligned(as: rl_trace_header.self)
             guard header.magic == RL_TRACE_MAGIC else { return nil }
@@ -69,9 +74,11 @@ public struct Trace: Codable, Sendable, Equatable {
                 var event = raw.loadUnaligned(fromByteOffset: offset, as: rl_trace_event.self)
                 let text = withUnsafeBytes(of: &event.text) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
                 guard let kind = TraceEvent.Kind(rawValue: Int(event.kind)) else { continue }
-                events.append(TraceEvent(
-                    kind: kind, milliseconds: Double(event.at_ns - header.started_ns) / 1e6, threadID: event.thread_id,
-                    isMainThread: event.is_main_thread != 0, text: text, hit: Int(event.hit)))
+                events.append(
+                    TraceEvent(
+                        kind: kind, milliseconds: Double(event.at_ns - header.started_ns) / 1e6,
+                        threadID: event.thread_id,
+                        isMainThread: event.is_main_thread != 0, text: text, hit: Int(event.hit)))
             }
             events.sort { $0.milliseconds < $1.milliseconds }
             return Trace(iteration: Int(header.iteration), events: events, overflowed: Int(header.count) > stored)

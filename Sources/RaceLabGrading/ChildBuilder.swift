@@ -20,8 +20,10 @@ public struct ChildBuilder: Sendable {
 
     /// SwiftPM's answer for `tree`; `.build/debug` (the native build system's link) if it has none.
     public static func binFolder(of tree: URL, swift: String = "swift") -> URL {
-        let tool = ToolProcess(executable: URL(fileURLWithPath: "/usr/bin/env"), arguments: [swift, "build", "--sanitize=thread", "--show-bin-path"],
-                               directory: tree, timeout: 120, outputLimit: 1 << 16)
+        let tool = ToolProcess(
+            executable: URL(fileURLWithPath: "/usr/bin/env"),
+            arguments: [swift, "build", "--sanitize=thread", "--show-bin-path"],
+            directory: tree, timeout: 120, outputLimit: 1 << 16)
         let result = tool.run(tick: 0.05)
         if result.status == 0, let line = result.output.split(separator: "\n").last(where: { $0.hasPrefix("/") }) {
             return URL(fileURLWithPath: String(line))
@@ -31,8 +33,11 @@ public struct ChildBuilder: Sendable {
 
     /// The command: TSan, a fresh read of Package.swift, and undeclared imports are errors.
     public var arguments: [String] {
-        [swift, "build", "--sanitize=thread", "--manifest-cache", "none", "--explicit-target-dependency-import-check", "error",
-         "--product", "racelab-child"]
+        [
+            swift, "build", "--sanitize=thread", "--manifest-cache", "none",
+            "--explicit-target-dependency-import-check", "error",
+            "--product", "racelab-child"
+        ]
     }
 
     public struct Result: Sendable {
@@ -54,13 +59,16 @@ public struct ChildBuilder: Sendable {
     public func rebuild(forChanged changed: [String]) -> Result? {
         guard !changed.isEmpty else { return nil }
         let result = build()
-        if result.succeeded { try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: product.path) }
+        if result.succeeded {
+            try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: product.path)
+        }
         return result
     }
 
     public func build(onTick: (Double) -> Void = { _ in }) -> Result {
-        var tool = ToolProcess(executable: URL(fileURLWithPath: "/usr/bin/env"), arguments: arguments, directory: tree,
-                               timeout: timeout, outputLimit: 8 << 20)
+        var tool = ToolProcess(
+            executable: URL(fileURLWithPath: "/usr/bin/env"), arguments: arguments, directory: tree,
+            timeout: timeout, outputLimit: 8 << 20)
         // It compiles code a student wrote: if memory runs out, it goes first (before anyone's run).
         tool.oomScoreAdjust = 1000
         let result = tool.run(tick: 0.2, onTick: onTick)
@@ -85,7 +93,8 @@ public struct ChildBuilder: Sendable {
             guard isError || line.hasPrefix(">>>") else { continue }
             for folder in labFolders {
                 if line.contains("/Labs/\(folder)/") || line.contains("\(folder)Exercises.build/")
-                    || line.contains("Target \(folder)Exercises ") || line.contains("\(folder)Exercises.swiftmodule") {
+                    || line.contains("Target \(folder)Exercises ") || line.contains("\(folder)Exercises.swiftmodule")
+                {
                     blame(folder, isError ? shortError(line) : shortError(lastError))
                 }
             }
@@ -103,8 +112,12 @@ public struct ChildBuilder: Sendable {
     /// most `limit`); the log's last lines when it has none (a link or tool failure).
     public static func errorLines(of log: String, limit: Int = 20) -> String {
         var seen = Set<String>()
-        let errors = log.split(separator: "\n").map(String.init).filter { $0.contains("error:") && seen.insert($0).inserted }
-        return (errors.isEmpty ? Array(log.split(separator: "\n").map(String.init).suffix(limit)) : Array(errors.prefix(limit)))
+        let errors = log.split(separator: "\n").map(String.init).filter {
+            $0.contains("error:") && seen.insert($0).inserted
+        }
+        return
+            (errors.isEmpty
+            ? Array(log.split(separator: "\n").map(String.init).suffix(limit)) : Array(errors.prefix(limit)))
             .joined(separator: "\n")
     }
 
@@ -113,6 +126,7 @@ public struct ChildBuilder: Sendable {
         guard let range = line.range(of: #"[^/\s]+\.swift:\d+(:\d+)?: error: .*"#, options: .regularExpression) else {
             return line.trimmingCharacters(in: .whitespaces)
         }
-        return String(line[range]).replacingOccurrences(of: #"(\.swift:\d+):\d+:"#, with: "$1:", options: .regularExpression)
+        return String(line[range]).replacingOccurrences(
+            of: #"(\.swift:\d+):\d+:"#, with: "$1:", options: .regularExpression)
     }
 }

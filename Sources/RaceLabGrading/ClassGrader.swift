@@ -103,7 +103,10 @@ public final class ClassGrader: @unchecked Sendable {
         do {
             trusted = try KitManifest.read(from: settings.kit.appendingPathComponent(KitManifest.fileName))
         } catch {
-            throw SetupError(description: "no readable \(KitManifest.fileName) in '\(settings.kit.path)': give --kit the folder racelab export wrote")
+            throw SetupError(
+                description:
+                    "no readable \(KitManifest.fileName) in '\(settings.kit.path)': give --kit the folder racelab export wrote"
+            )
         }
         if let kept = settings.workspace {
             workspace = try Self.keptWorkspace(kept)
@@ -127,11 +130,14 @@ public final class ClassGrader: @unchecked Sendable {
         var info = stat()
         if lstat(folder.path, &info) != 0 {
             guard mkdir(folder.path, 0o700) == 0, lstat(folder.path, &info) == 0 else {
-                throw SetupError(description: "cannot create the workspace '\(folder.path)': \(String(cString: strerror(errno)))")
+                throw SetupError(
+                    description: "cannot create the workspace '\(folder.path)': \(String(cString: strerror(errno)))")
             }
         }
         guard info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid(), info.st_mode & 0o022 == 0 else {
-            throw SetupError(description: "the workspace '\(folder.path)' must be a folder (not a link) owned by you that only you can write")
+            throw SetupError(
+                description:
+                    "the workspace '\(folder.path)' must be a folder (not a link) owned by you that only you can write")
         }
         // Student folders left by an interrupted run.
         try? FileManager.default.removeItem(at: folder.appendingPathComponent("students"))
@@ -148,28 +154,40 @@ public final class ClassGrader: @unchecked Sendable {
         for path in trusted.files.keys.sorted() {
             let source = settings.kit.appendingPathComponent(path)
             guard let data = FileManager.default.contents(atPath: source.path),
-                  SHA256.hexString(SHA256.hash(Array(data))) == trusted.files[path] else {
-                throw SetupError(description: "the kit's \(path) is missing or differs from its manifest: export the kit again")
+                SHA256.hexString(SHA256.hash(Array(data))) == trusted.files[path]
+            else {
+                throw SetupError(
+                    description: "the kit's \(path) is missing or differs from its manifest: export the kit again")
             }
             let target = tree.appendingPathComponent(path)
             if FileManager.default.contents(atPath: target.path) != data {
                 do {
-                    try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    try FileManager.default.createDirectory(
+                        at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
                     try data.write(to: target)
                 } catch {
-                    throw SetupError(description: "cannot copy the kit into \(tree.path): \(error.localizedDescription)")
+                    throw SetupError(
+                        description: "cannot copy the kit into \(tree.path): \(error.localizedDescription)")
                 }
             }
-            if trusted.editable.contains(path) { kitExercises[path] = data; inTree[path] = data }
+            if trusted.editable.contains(path) {
+                kitExercises[path] = data
+                inTree[path] = data
+            }
         }
         onPhase("building the kit")
         let built = builder.build { onPhase("building the kit \(ClassGrader.duration($0))") }
         guard built.succeeded else {
             let log = workspace.appendingPathComponent("kit-build.log")
             try? Data(built.log.utf8).write(to: log)
-            throw SetupError(description: "the kit itself does not build (\(built.timedOut ? "timed out" : "status \(built.status)")); log: \(log.path)")
+            throw SetupError(
+                description:
+                    "the kit itself does not build (\(built.timedOut ? "timed out" : "status \(built.status)")); log: \(log.path)"
+            )
         }
-        do { registry = try ChildCatalog.load(from: builder.product) } catch { throw SetupError(description: error.description) }
+        do { registry = try ChildCatalog.load(from: builder.product) } catch {
+            throw SetupError(description: error.description)
+        }
         // A lab without a current calibration is measured once here, on the kit's own broken
         // variant, not once per student.
         var settings = Calibrator.Settings()
@@ -230,9 +248,11 @@ public final class ClassGrader: @unchecked Sendable {
     /// uses every core) while up to `runningAtOnce` built students are run (default 2, or 1
     /// with `jobs` 1: a serial run), each with `settings.jobs` children at a time. `onPhase` and `onResult` are called on any thread
     /// with the entry's index; the results come back in entry order.
-    public func gradeAll(_ entries: [SubmissionFolder.Entry], runningAtOnce: Int? = nil,
-                         onPhase: @escaping @Sendable (Int, String) -> Void,
-                         onResult: @escaping @Sendable (Int, StudentResult) -> Void) -> [StudentResult] {
+    public func gradeAll(
+        _ entries: [SubmissionFolder.Entry], runningAtOnce: Int? = nil,
+        onPhase: @escaping @Sendable (Int, String) -> Void,
+        onResult: @escaping @Sendable (Int, StudentResult) -> Void
+    ) -> [StudentResult] {
         let results = IndexedResults<StudentResult>(count: entries.count)
         let slots = DispatchSemaphore(value: max(1, runningAtOnce ?? (settings.jobs > 1 ? 2 : 1)))
         let group = DispatchGroup()
@@ -266,9 +286,12 @@ public final class ClassGrader: @unchecked Sendable {
         }
     }
 
-    func finish(_ student: String, started: Date, _ status: StudentResult.Status, _ report: GradeReport?, _ note: String) -> StudentResult {
-        var result = StudentResult(student: student, status: status, report: report, note: note, reportFile: nil,
-                                   elapsedSeconds: Date().timeIntervalSince(started))
+    func finish(
+        _ student: String, started: Date, _ status: StudentResult.Status, _ report: GradeReport?, _ note: String
+    ) -> StudentResult {
+        var result = StudentResult(
+            student: student, status: status, report: report, note: note, reportFile: nil,
+            elapsedSeconds: Date().timeIntervalSince(started))
         if let report { result.reportFile = write(report, for: student) }
         return result
     }
@@ -283,9 +306,13 @@ public final class ClassGrader: @unchecked Sendable {
         }
         func zero(_ status: LabGrade.Status, _ reason: String) -> GradeReport {
             let grader = Grader(executable: URL(fileURLWithPath: "/nonexistent"), policy: policy, seed: settings.seed)
-            var report = grader.report(labs: [], integrity: unchecked(reason), calibrations: nil, command: "racelab grade-all", student: student)
+            var report = grader.report(
+                labs: [], integrity: unchecked(reason), calibrations: nil, command: "racelab grade-all",
+                student: student)
             report.labs = selectedLabs.compactMap { lab in
-                Grader.exercise(of: lab).map { grader.notGraded(lab, variant: $0, stress: plan(for: lab), status: status, reason: reason) }
+                Grader.exercise(of: lab).map {
+                    grader.notGraded(lab, variant: $0, stress: plan(for: lab), status: status, reason: reason)
+                }
             }
             report.maxScore = report.labs.map(\.maxScore).reduce(0, +)
             return report
@@ -306,7 +333,8 @@ public final class ClassGrader: @unchecked Sendable {
         }
         let links = SubmissionFolder.links(in: root)
         if !links.isEmpty {
-            let reason = "it holds links (\(links.prefix(3).joined(separator: ", "))\(links.count > 3 ? ", ..." : "")); submissions must be plain folders"
+            let reason =
+                "it holds links (\(links.prefix(3).joined(separator: ", "))\(links.count > 3 ? ", ..." : "")); submissions must be plain folders"
             return finish(.rejected, zero(.rejected, reason), reason)
         }
 
@@ -314,7 +342,8 @@ public final class ClassGrader: @unchecked Sendable {
         var exercises: [String: Data] = [:]
         for path in trusted.editable {
             do {
-                exercises[path] = try SubmissionFolder.read(path, in: root, maxBytes: settings.maxExerciseBytes) ?? kitExercises[path]
+                exercises[path] =
+                    try SubmissionFolder.read(path, in: root, maxBytes: settings.maxExerciseBytes) ?? kitExercises[path]
             } catch {
                 return finish(.rejected, zero(.rejected, error.description), error.description)
             }
@@ -336,24 +365,30 @@ public final class ClassGrader: @unchecked Sendable {
         let reused = Set(preset.keys)
 
         // Source checks: a refused exercise is replaced by the kit's before anything is built.
-        let grader = Grader(executable: URL(fileURLWithPath: "/nonexistent"), policy: policy, seed: settings.seed, programName: "racelab")
+        let grader = Grader(
+            executable: URL(fileURLWithPath: "/nonexistent"), policy: policy, seed: settings.seed,
+            programName: "racelab")
         for lab in registry.labs where settings.exerciseChecks && !reused.contains(lab.id) {
             let violations = exercisePaths(of: lab).flatMap { path in
-                ExercisePolicy.check(source: String(decoding: exercises[path] ?? Data(), as: UTF8.self), file: path,
-                                     labModule: ExerciseChecks.labModule(of: lab))
+                ExercisePolicy.check(
+                    source: String(decoding: exercises[path] ?? Data(), as: UTF8.self), file: path,
+                    labModule: ExerciseChecks.labModule(of: lab))
             }
             if !violations.isEmpty {
                 for path in exercisePaths(of: lab) { exercises[path] = kitExercises[path] }
                 if let variant = Grader.exercise(of: lab) {
-                    preset[lab.id] = grader.rejected(lab, variant: variant, stress: plan(for: lab), violations: violations)
+                    preset[lab.id] = grader.rejected(
+                        lab, variant: variant, stress: plan(for: lab), violations: violations)
                 }
             }
         }
 
         // Every selected lab decided already: nothing to build or run.
         if selectedLabs.allSatisfy({ preset[$0.id] != nil || Grader.exercise(of: $0) == nil }) {
-            return .built(Built(student: student, started: started, folder: nil, program: nil, integrity: integrity,
-                                preset: preset, reused: reused, keys: keys))
+            return .built(
+                Built(
+                    student: student, started: started, folder: nil, program: nil, integrity: integrity,
+                    preset: preset, reused: reused, keys: keys))
         }
 
         // Build; put back what does not compile or what the binary check refuses; build again.
@@ -367,38 +402,60 @@ public final class ClassGrader: @unchecked Sendable {
             let built = studentBuilder.build { onPhase("building \(ClassGrader.duration($0))") }
             if built.timedOut {
                 guard attempts < 3 else {
-                    return finish(.error, nil, "the kit with this submission's exercises put back did not build within \(Int(studentBuilder.timeout)) s")
+                    return finish(
+                        .error, nil,
+                        "the kit with this submission's exercises put back did not build within \(Int(studentBuilder.timeout)) s"
+                    )
                 }
                 // Which file takes so long is not known: every exercise the student changed goes
                 // back to the kit's, and its lab scores 0 with the reason.
-                let reason = "the build did not finish within \(Int(studentBuilder.timeout)) s: code that takes that long to compile is refused"
+                let reason =
+                    "the build did not finish within \(Int(studentBuilder.timeout)) s: code that takes that long to compile is refused"
                 for lab in registry.labs where preset[lab.id] == nil && studentWrote(lab, exercises) {
                     for path in exercisePaths(of: lab) { exercises[path] = kitExercises[path] }
                     if let variant = Grader.exercise(of: lab) {
-                        preset[lab.id] = grader.notGraded(lab, variant: variant, stress: plan(for: lab), status: .failed, reason: reason)
+                        preset[lab.id] = grader.notGraded(
+                            lab, variant: variant, stress: plan(for: lab), status: .failed, reason: reason)
                     }
                 }
                 continue
             }
             var replaced = false
             if built.succeeded {
-                for lab in registry.labs where settings.exerciseChecks && preset[lab.id] == nil && studentWrote(lab, exercises) {
-                    guard let violations = ExerciseChecks.binary(of: lab, buildFolder: builder.buildFolder, root: tree), !violations.isEmpty else { continue }
+                for lab in registry.labs
+                where settings.exerciseChecks && preset[lab.id] == nil && studentWrote(lab, exercises) {
+                    guard let violations = ExerciseChecks.binary(of: lab, buildFolder: builder.buildFolder, root: tree),
+                        !violations.isEmpty
+                    else { continue }
                     replaced = true
                     for path in exercisePaths(of: lab) { exercises[path] = kitExercises[path] }
                     if let variant = Grader.exercise(of: lab) {
-                        preset[lab.id] = grader.rejected(lab, variant: variant, stress: plan(for: lab), violations: violations)
+                        preset[lab.id] = grader.rejected(
+                            lab, variant: variant, stress: plan(for: lab), violations: violations)
                     }
                 }
                 if !replaced { break }
             } else {
                 let folders = registry.labs.filter { studentWrote($0, exercises) }.map(\.info.folder.lastPathComponent)
                 let blamed = ChildBuilder.blamedLabFolders(in: built.log, labFolders: folders)
-                let targets = blamed.isEmpty ? Dictionary(uniqueKeysWithValues: folders.map { ($0, ChildBuilder.shortError(built.log.split(separator: "\n").first { $0.contains("error:") }.map(String.init) ?? "the build failed")) }) : blamed
+                let targets =
+                    blamed.isEmpty
+                    ? Dictionary(
+                        uniqueKeysWithValues: folders.map {
+                            (
+                                $0,
+                                ChildBuilder.shortError(
+                                    built.log.split(separator: "\n").first { $0.contains("error:") }.map(String.init)
+                                        ?? "the build failed")
+                            )
+                        }) : blamed
                 guard !targets.isEmpty, attempts < 6 else {
                     let log = settings.output.appendingPathComponent("\(Self.fileName(for: student)).build.log")
                     try? Data(built.log.utf8).write(to: log)
-                    return finish(.error, nil, "the kit with this submission's exercises put back does not build; see \(log.lastPathComponent)")
+                    return finish(
+                        .error, nil,
+                        "the kit with this submission's exercises put back does not build; see \(log.lastPathComponent)"
+                    )
                 }
                 for lab in registry.labs where targets[lab.info.folder.lastPathComponent] != nil {
                     for path in exercisePaths(of: lab) { exercises[path] = kitExercises[path] }
@@ -407,14 +464,19 @@ public final class ClassGrader: @unchecked Sendable {
                         let error = (targets[lab.info.folder.lastPathComponent] ?? "the build failed")
                             .replacingOccurrences(of: tree.path + "/", with: "")
                         if settings.exerciseChecks,
-                           let unsafe = ExercisePolicy.memorySafetyViolation(fromCompilerError: error, file: exercisePaths(of: lab).first ?? lab.id) {
+                            let unsafe = ExercisePolicy.memorySafetyViolation(
+                                fromCompilerError: error, file: exercisePaths(of: lab).first ?? lab.id)
+                        {
                             // Refused by the compiler's memory-safety check: a rejection, like the policy's.
-                            preset[lab.id] = grader.rejected(lab, variant: variant, stress: plan(for: lab), violations: [unsafe])
+                            preset[lab.id] = grader.rejected(
+                                lab, variant: variant, stress: plan(for: lab), violations: [unsafe])
                             continue
                         }
-                        var grade = grader.notGraded(lab, variant: variant, stress: plan(for: lab), status: .failed,
-                                                     reason: "\(exercisePaths(of: lab).joined(separator: ", ")) does not compile: \(error)")
-                        grade.message = "\(lab.id): 0/\(Grader.points(policy.pointsPerLab)), \(grade.exerciseFile) does not compile against the kit: \(error)"
+                        var grade = grader.notGraded(
+                            lab, variant: variant, stress: plan(for: lab), status: .failed,
+                            reason: "\(exercisePaths(of: lab).joined(separator: ", ")) does not compile: \(error)")
+                        grade.message =
+                            "\(lab.id): 0/\(Grader.points(policy.pointsPerLab)), \(grade.exerciseFile) does not compile against the kit: \(error)"
                         preset[lab.id] = grade
                     }
                 }
@@ -425,13 +487,16 @@ public final class ClassGrader: @unchecked Sendable {
         let studentFolder = workspace.appendingPathComponent("students").appendingPathComponent(UUID().uuidString)
         let program = studentFolder.appendingPathComponent("racelab-child")
         do {
-            try FileManager.default.createDirectory(at: studentFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                at: studentFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             try FileManager.default.copyItem(at: builder.product, to: program)
         } catch {
             return finish(.error, nil, "cannot set up the student's folder: \(error.localizedDescription)")
         }
-        return .built(Built(student: student, started: started, folder: studentFolder, program: program, integrity: integrity,
-                            preset: preset, reused: reused, keys: keys))
+        return .built(
+            Built(
+                student: student, started: started, folder: studentFolder, program: program, integrity: integrity,
+                preset: preset, reused: reused, keys: keys))
     }
 
     /// Runs a built student's lab program and writes their report. Safe beside `build` and
@@ -451,27 +516,38 @@ public final class ClassGrader: @unchecked Sendable {
         }
         defer { if !settings.keep, let folder = built.folder { try? FileManager.default.removeItem(at: folder) } }
         onPhase("grading")
-        var studentGrader = Grader(executable: built.program ?? URL(fileURLWithPath: "/nonexistent"), policy: policy, seed: settings.seed,
-                                   programName: ".build/debug/racelab", root: tree)
+        var studentGrader = Grader(
+            executable: built.program ?? URL(fileURLWithPath: "/nonexistent"), policy: policy, seed: settings.seed,
+            programName: ".build/debug/racelab", root: tree)
         studentGrader.jobs = settings.jobs
-        var report = studentGrader.report(labs: selectedLabs, integrity: integrity, calibrations: calibrations, command: "racelab grade-all",
-                                          student: student, preset: preset) { onPhase("grading: \($0)") }
+        var report = studentGrader.report(
+            labs: selectedLabs, integrity: integrity, calibrations: calibrations, command: "racelab grade-all",
+            student: student, preset: preset
+        ) { onPhase("grading: \($0)") }
         report.notes.append(ChildIsolation.probe(executable: kitProgram).summary)
         if !settings.exerciseChecks {
-            report.notes.append("the exercise checks were OFF (RACELAB_UNSAFE_SKIP_EXERCISE_CHECKS): this grade tests the harness's other defences and is not a course grade")
+            report.notes.append(
+                "the exercise checks were OFF (RACELAB_UNSAFE_SKIP_EXERCISE_CHECKS): this grade tests the harness's other defences and is not a course grade"
+            )
         }
         if let failure = report.harnessFailure { return finish(.error, report, "harness failure: \(failure)") }
         for grade in report.labs where !reused.contains(grade.lab) {
             if let key = built.keys[grade.lab] { memo.remember(grade, for: key) }
         }
         if !reused.isEmpty {
-            report.notes.append("graded before in this run, with the same exercise files and seed, so the same grade: \(reused.sorted().joined(separator: ", "))")
+            report.notes.append(
+                "graded before in this run, with the same exercise files and seed, so the same grade: \(reused.sorted().joined(separator: ", "))"
+            )
         }
         let fresh = preset.filter { !reused.contains($0.key) }.values
         let notes = [
-            fresh.filter { $0.status == .rejected }.map(\.lab).sorted().nonEmpty.map { "rejected: \($0.joined(separator: ", "))" },
-            fresh.filter { $0.status == .failed }.map(\.lab).sorted().nonEmpty.map { "did not compile: \($0.joined(separator: ", "))" },
-            integrity.status == .ignored ? "other changes ignored" : nil,
+            fresh.filter { $0.status == .rejected }.map(\.lab).sorted().nonEmpty.map {
+                "rejected: \($0.joined(separator: ", "))"
+            },
+            fresh.filter { $0.status == .failed }.map(\.lab).sorted().nonEmpty.map {
+                "did not compile: \($0.joined(separator: ", "))"
+            },
+            integrity.status == .ignored ? "other changes ignored" : nil
         ].compactMap { $0 }
         return finish(.graded, report, notes.joined(separator: "; "))
     }
@@ -495,11 +571,15 @@ public final class ClassGrader: @unchecked Sendable {
     func ignoredChanges(in root: URL) -> GradeIntegrity {
         let findings = TamperCheck.check(root, against: trusted, checkManifestCopy: false)
         guard !findings.isEmpty else {
-            return GradeIntegrity(status: .verified, manifestDigest: trusted.digest, findings: [],
-                                  message: "only exercise files differ from the kit (\(trusted.files.count) files checked)")
+            return GradeIntegrity(
+                status: .verified, manifestDigest: trusted.digest, findings: [],
+                message: "only exercise files differ from the kit (\(trusted.files.count) files checked)")
         }
-        return GradeIntegrity(status: .ignored, manifestDigest: trusted.digest, findings: findings,
-                              message: "changed outside the exercise files, ignored (the kit's own files were used): \(TamperCheck.summary(findings))")
+        return GradeIntegrity(
+            status: .ignored, manifestDigest: trusted.digest, findings: findings,
+            message:
+                "changed outside the exercise files, ignored (the kit's own files were used): \(TamperCheck.summary(findings))"
+        )
     }
 
     func unchecked(_ reason: String) -> GradeIntegrity {
@@ -520,7 +600,8 @@ public final class ClassGrader: @unchecked Sendable {
     }
 
     func write(_ report: GradeReport, for student: String) -> URL? {
-        let url = settings.output.appendingPathComponent("\(Self.fileName(for: student)).\(settings.format.fileExtension)")
+        let url = settings.output.appendingPathComponent(
+            "\(Self.fileName(for: student)).\(settings.format.fileExtension)")
         return (try? Data(settings.format.render(report).utf8).write(to: url, options: .atomic)) == nil ? nil : url
     }
 
@@ -531,11 +612,15 @@ public final class ClassGrader: @unchecked Sendable {
 
     /// `summary.csv`: one row per student.
     public static func summaryCSV(_ results: [StudentResult], labs: [String]) -> String {
-        var rows = [(["student", "status", "score", "max_score"] + labs + ["seconds", "note"]).map(csv).joined(separator: ",")]
+        var rows = [
+            (["student", "status", "score", "max_score"] + labs + ["seconds", "note"]).map(csv).joined(separator: ",")
+        ]
         for result in results {
             let report = result.report
-            var cells = [result.student, result.status.rawValue,
-                         report.map { Grader.points($0.score) } ?? "0", report.map { Grader.points($0.maxScore) } ?? ""]
+            var cells = [
+                result.student, result.status.rawValue,
+                report.map { Grader.points($0.score) } ?? "0", report.map { Grader.points($0.maxScore) } ?? ""
+            ]
             for lab in labs { cells.append(report?.labs.first { $0.lab == lab }.map { Grader.points($0.score) } ?? "") }
             cells += [String(format: "%.0f", result.elapsedSeconds), result.note]
             rows.append(cells.map(csv).joined(separator: ","))

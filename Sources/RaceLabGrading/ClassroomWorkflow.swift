@@ -44,7 +44,7 @@ public struct ClassroomWorkflow: Sendable {
             "    steps:",
             "      - uses: actions/checkout@v4",
             "      - name: Install Swift and build RaceLab",
-            "        run: \(Self.setupCommand)",
+            "        run: \(Self.setupCommand)"
         ]
         for step in steps {
             lines += [
@@ -55,18 +55,18 @@ public struct ClassroomWorkflow: Sendable {
                 "          test-name: \(step.lab)",
                 "          command: \(step.command)",
                 "          timeout: \(Self.stepTimeoutMinutes)",
-                "          max-score: \(step.points)",
+                "          max-score: \(step.points)"
             ]
         }
         lines += [
             "      - name: Autograding Reporter",
             "        uses: classroom-resources/autograding-grading-reporter@v1",
-            "        env:",
+            "        env:"
         ]
         lines += steps.map { "          \($0.lab.uppercased())_RESULTS: \"${{steps.\($0.lab).outputs.result}}\"" }
         lines += [
             "        with:",
-            "          runners: \(steps.map(\.lab).joined(separator: ","))",
+            "          runners: \(steps.map(\.lab).joined(separator: ","))"
         ]
         return lines.joined(separator: "\n") + "\n"
     }

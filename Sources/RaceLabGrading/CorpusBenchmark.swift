@@ -45,12 +45,17 @@ public struct CorpusBenchmark {
                 onProgress("\(lab.id) \(variant.name)")
                 let (text, violations) = checked(lab, variant)
                 let plan = StressPlan.make(lab, calibration: calibrations?.current(for: lab), policy: grader.policy)
-                let grade = violations.isEmpty
-                    ? grader.grade(lab, variant: variant, stress: plan) { onProgress("\(lab.id) \(variant.name): \($0)") }
+                let grade =
+                    violations.isEmpty
+                    ? grader.grade(lab, variant: variant, stress: plan) {
+                        onProgress("\(lab.id) \(variant.name): \($0)")
+                    }
                     : grader.rejected(lab, variant: variant, stress: plan, violations: violations)
-                entries.append(Entry(lab: lab.id, variant: variant.name, kind: variant.kind, about: Self.about(text),
-                                     score: grade.score, maxScore: grade.maxScore, status: grade.status, message: grade.message,
-                                     seconds: Date().timeIntervalSince(started)))
+                entries.append(
+                    Entry(
+                        lab: lab.id, variant: variant.name, kind: variant.kind, about: Self.about(text),
+                        score: grade.score, maxScore: grade.maxScore, status: grade.status, message: grade.message,
+                        seconds: Date().timeIntervalSince(started)))
             }
         }
         return entries
@@ -66,7 +71,8 @@ public struct CorpusBenchmark {
         let module = "\(folder)Corpus"
         let object = buildFolder.appendingPathComponent("\(module).build/\(variant.name).swift.o")
         if let compiled = try? ObjectFile(contentsOf: object) {
-            violations += ExercisePolicy.check(object: compiled, file: "\(module)/\(variant.name).swift.o", module: module)
+            violations += ExercisePolicy.check(
+                object: compiled, file: "\(module)/\(variant.name).swift.o", module: module)
         }
         return (text, violations)
     }
@@ -85,24 +91,30 @@ public struct CorpusBenchmark {
         var out = [pad("LAB", width) + "VALID (full marks)  WRONG (zero)  FALSE ACCEPTS  FALSE REJECTS  SECONDS"]
         for lab in labs {
             let mine = entries.filter { $0.lab == lab }
-            let valid = mine.filter { $0.kind == .validFix }, wrong = mine.filter { $0.kind == .wrongFix }
-            out.append(pad(lab, width) + pad("\(valid.filter { !$0.falseReject }.count)/\(valid.count)", 20)
-                + pad("\(wrong.filter { !$0.falseAccept }.count)/\(wrong.count)", 14)
-                + pad("\(mine.filter(\.falseAccept).count)", 15) + pad("\(mine.filter(\.falseReject).count)", 15)
-                + String(format: "%.0f", mine.map(\.seconds).reduce(0, +)))
+            let valid = mine.filter { $0.kind == .validFix }
+            let wrong = mine.filter { $0.kind == .wrongFix }
+            out.append(
+                pad(lab, width) + pad("\(valid.filter { !$0.falseReject }.count)/\(valid.count)", 20)
+                    + pad("\(wrong.filter { !$0.falseAccept }.count)/\(wrong.count)", 14)
+                    + pad("\(mine.filter(\.falseAccept).count)", 15) + pad("\(mine.filter(\.falseReject).count)", 15)
+                    + String(format: "%.0f", mine.map(\.seconds).reduce(0, +)))
         }
-        let valid = entries.filter { $0.kind == .validFix }, wrong = entries.filter { $0.kind == .wrongFix }
-        out.append(pad("TOTAL", width) + pad("\(valid.filter { !$0.falseReject }.count)/\(valid.count)", 20)
-            + pad("\(wrong.filter { !$0.falseAccept }.count)/\(wrong.count)", 14)
-            + pad("\(entries.filter(\.falseAccept).count)", 15) + pad("\(entries.filter(\.falseReject).count)", 15)
-            + String(format: "%.0f", entries.map(\.seconds).reduce(0, +)))
+        let valid = entries.filter { $0.kind == .validFix }
+        let wrong = entries.filter { $0.kind == .wrongFix }
+        out.append(
+            pad("TOTAL", width) + pad("\(valid.filter { !$0.falseReject }.count)/\(valid.count)", 20)
+                + pad("\(wrong.filter { !$0.falseAccept }.count)/\(wrong.count)", 14)
+                + pad("\(entries.filter(\.falseAccept).count)", 15) + pad("\(entries.filter(\.falseReject).count)", 15)
+                + String(format: "%.0f", entries.map(\.seconds).reduce(0, +)))
         let wrongWithPoints = entries.filter { $0.kind == .wrongFix && $0.score > 0 }
         out.append("")
-        out.append("Wrong fixes with any points: \(wrongWithPoints.count). Wall time: \(String(format: "%.0f", seconds)) s.")
+        out.append(
+            "Wrong fixes with any points: \(wrongWithPoints.count). Wall time: \(String(format: "%.0f", seconds)) s.")
         for entry in entries where entry.falseAccept || entry.falseReject {
             out.append("")
-            out.append("\(entry.falseAccept ? "FALSE ACCEPT" : "FALSE REJECT") \(entry.lab) \(entry.variant) (\(entry.about)): "
-                + "\(Grader.points(entry.score))/\(Grader.points(entry.maxScore)), \(entry.status.rawValue)")
+            out.append(
+                "\(entry.falseAccept ? "FALSE ACCEPT" : "FALSE REJECT") \(entry.lab) \(entry.variant) (\(entry.about)): "
+                    + "\(Grader.points(entry.score))/\(Grader.points(entry.maxScore)), \(entry.status.rawValue)")
             out.append("  \(entry.message)")
         }
         return out.joined(separator: "\n")

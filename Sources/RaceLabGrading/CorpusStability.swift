@@ -57,9 +57,12 @@ public enum CorpusStability {
     /// `--load`: one whole number of busy loops, or a comma-separated list ("0,3"); nil when not given.
     public static func loads(_ text: String?) throws(UsageError) -> [Int]? {
         guard let text else { return nil }
-        let problem = UsageError("--load must be a whole number of busy loops from \(loadRange.lowerBound) to \(loadRange.upperBound), "
-            + "or a comma-separated list of them, each once (e.g. --load 0,3), not '\(text)'")
-        let items = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        let problem = UsageError(
+            "--load must be a whole number of busy loops from \(loadRange.lowerBound) to \(loadRange.upperBound), "
+                + "or a comma-separated list of them, each once (e.g. --load 0,3), not '\(text)'")
+        let items = text.split(separator: ",", omittingEmptySubsequences: false).map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
         var loads: [Int] = []
         for item in items {
             guard let load = Int(item), loadRange.contains(load), !loads.contains(load) else { throw problem }
@@ -130,12 +133,16 @@ public enum CorpusStability {
                     first[key] = entry
                     order.append(key)
                 }
-                verdicts[key, default: []].append(Verdict(seed: run.condition.seed, load: run.condition.load, passed: passed(entry),
-                                                          score: entry.score, maxScore: entry.maxScore, status: entry.status))
+                verdicts[key, default: []].append(
+                    Verdict(
+                        seed: run.condition.seed, load: run.condition.load, passed: passed(entry),
+                        score: entry.score, maxScore: entry.maxScore, status: entry.status))
             }
         }
         return order.compactMap { key in
-            guard let entry = first[key], let seen = verdicts[key], Set(seen.map(\.passed)).count > 1 else { return nil }
+            guard let entry = first[key], let seen = verdicts[key], Set(seen.map(\.passed)).count > 1 else {
+                return nil
+            }
             return Flip(lab: entry.lab, variant: entry.variant, kind: entry.kind, about: entry.about, verdicts: seen)
         }
     }
@@ -148,7 +155,9 @@ public enum CorpusStability {
             if files[entry.lab] == nil { labs.append(entry.lab) }
             files[entry.lab, default: []].insert(entry.variant)
         }
-        return labs.map { lab in LabFlips(lab: lab, files: files[lab]?.count ?? 0, flips: flips.filter { $0.lab == lab }.count) }
+        return labs.map { lab in
+            LabFlips(lab: lab, files: files[lab]?.count ?? 0, flips: flips.filter { $0.lab == lab }.count)
+        }
     }
 
     /// The flip table: per lab, files and flips; then every flipping file with its verdict
@@ -157,16 +166,23 @@ public enum CorpusStability {
         let rows = perLab(runs, flips: flips)
         let width = max(18, (rows.map(\.lab.count).max() ?? 0) + 2)
         let conditions = runs.map(\.condition)
-        var out = ["Flips (a file whose verdict, full marks or not, differs between conditions) across \(conditions.count) condition(s): "
-            + conditions.map(\.name).joined(separator: "; ")]
+        var out = [
+            "Flips (a file whose verdict, full marks or not, differs between conditions) across \(conditions.count) condition(s): "
+                + conditions.map(\.name).joined(separator: "; ")
+        ]
         out.append("")
         out.append(CorpusBenchmark.pad("LAB", width) + "FILES  FLIPS")
-        for row in rows { out.append(CorpusBenchmark.pad(row.lab, width) + CorpusBenchmark.pad("\(row.files)", 7) + "\(row.flips)") }
-        out.append(CorpusBenchmark.pad("TOTAL", width) + CorpusBenchmark.pad("\(rows.map(\.files).reduce(0, +))", 7) + "\(flips.count)")
+        for row in rows {
+            out.append(CorpusBenchmark.pad(row.lab, width) + CorpusBenchmark.pad("\(row.files)", 7) + "\(row.flips)")
+        }
+        out.append(
+            CorpusBenchmark.pad("TOTAL", width) + CorpusBenchmark.pad("\(rows.map(\.files).reduce(0, +))", 7)
+                + "\(flips.count)")
         for flip in flips {
             out.append("")
-            out.append("FLIP \(flip.lab) \(flip.variant) (\(flip.kind.rawValue)\(flip.about.isEmpty ? "" : ": \(flip.about)")): "
-                + "full marks in \(flip.passes) of \(flip.verdicts.count)")
+            out.append(
+                "FLIP \(flip.lab) \(flip.variant) (\(flip.kind.rawValue)\(flip.about.isEmpty ? "" : ": \(flip.about)")): "
+                    + "full marks in \(flip.passes) of \(flip.verdicts.count)")
             for verdict in flip.verdicts { out.append("  \(verdict.text)") }
         }
         return out.joined(separator: "\n")

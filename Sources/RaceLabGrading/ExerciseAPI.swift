@@ -26,19 +26,25 @@ public enum ExerciseAPI {
         "Measurement", "Unit", "Dimension", "UnitDuration", "Progress", "ComparisonResult", "SortDescriptor",
         // Strings, text and formatting.
         "NSString", "CharacterSet", "AttributedString", "NSAttributedString", "Scanner", "NSRegularExpression",
-        "NSTextCheckingResult", "NSRange", "_NSRange", "NSMakeRange", "NSLocalizedString", "Formatter", "NumberFormatter", "DateFormatter",
-        "ISO8601DateFormatter", "DateComponentsFormatter", "DateIntervalFormatter", "ByteCountFormatter", "MeasurementFormatter",
-        "ListFormatter", "RelativeDateTimeFormatter", "PersonNameComponents", "PersonNameComponentsFormatter", "FormatStyle",
+        "NSTextCheckingResult", "NSRange", "_NSRange", "NSMakeRange", "NSLocalizedString", "Formatter",
+        "NumberFormatter", "DateFormatter",
+        "ISO8601DateFormatter", "DateComponentsFormatter", "DateIntervalFormatter", "ByteCountFormatter",
+        "MeasurementFormatter",
+        "ListFormatter", "RelativeDateTimeFormatter", "PersonNameComponents", "PersonNameComponentsFormatter",
+        "FormatStyle",
         "IntegerFormatStyle", "FloatingPointFormatStyle", "DecimalFormatStyle", "StringStyle", "ParseableFormatStyle",
         // Collections and coding.
         // (Not Foundation's mutable collections, NSMutableArray and the like: their insides are
         // not instrumented, so ThreadSanitizer would never see a race on one.)
         "IndexSet", "IndexPath", "NSIndexSet", "NSArray", "NSDictionary", "NSSet", "NSOrderedSet", "NSCache",
-        "NSSortDescriptor", "JSONEncoder", "JSONDecoder", "PropertyListEncoder", "PropertyListDecoder", "PropertyListSerialization",
+        "NSSortDescriptor", "JSONEncoder", "JSONDecoder", "PropertyListEncoder", "PropertyListDecoder",
+        "PropertyListSerialization"
     ]
 
     /// Modules whose whole API is open to an exercise, but for the names in `closed`.
-    public static let openModules: Set<String> = ["Swift", "_Concurrency", "Dispatch", "Synchronization", "_StringProcessing", "__C", "Builtin"]
+    public static let openModules: Set<String> = [
+        "Swift", "_Concurrency", "Dispatch", "Synchronization", "_StringProcessing", "__C", "Builtin"
+    ]
 
     /// Names inside an open module that an exercise may not use, with why.
     public static let closed: [String: [String: String]] = [
@@ -52,54 +58,71 @@ public enum ExerciseAPI {
             "WritableKeyPath": keyPathWhy,
             "ReferenceWritableKeyPath": keyPathWhy,
             "PartialKeyPath": keyPathWhy,
-            "AnyKeyPath": keyPathWhy,
+            "AnyKeyPath": keyPathWhy
         ],
         "Dispatch": [
             "DispatchIO": "reads and writes file descriptors",
             "DispatchSourceRead": "watches a file descriptor", "DispatchSourceWrite": "watches a file descriptor",
             "DispatchSourceProcess": "watches another process", "DispatchSourceSignal": "catches signals",
-            "DispatchSourceFileSystemObject": "watches files",
-        ],
+            "DispatchSourceFileSystemObject": "watches files"
+        ]
     ]
 
     /// Members and words of a signature that reach outside the process, in any allowed type
     /// ("Data.init(contentsOf:)", "String.write(toFile:)"), with why.
     static let outsideWords: [(pattern: String, why: String)] = [
-        (#"\b(contentsOf|contentsOfFile|contentsOfURL|toFile|atPath|fileURLWithPath|toURL|fileDescriptor|fileHandle)\b"#, "reads or writes files"),
+        (
+            #"\b(contentsOf|contentsOfFile|contentsOfURL|toFile|atPath|fileURLWithPath|toURL|fileDescriptor|fileHandle)\b"#,
+            "reads or writes files"
+        ),
         (#"\b(write|writeToFile|writeToURL)\s*\(\s*to\b"#, "writes files"),
-        (#"\bFoundation(?:Essentials)?\.(URL|NSURL|URLComponents|URLRequest|URLSession\w*|FileManager|FileHandle|NSFileHandle|FileWrapper|InputStream|OutputStream|Stream|Pipe|Process|ProcessInfo|Bundle|Host|Port|SocketPort|MessagePort)\b"#,
-         "files, URLs, streams, processes and the environment are out of an exercise's reach"),
+        (
+            #"\bFoundation(?:Essentials)?\.(URL|NSURL|URLComponents|URLRequest|URLSession\w*|FileManager|FileHandle|NSFileHandle|FileWrapper|InputStream|OutputStream|Stream|Pipe|Process|ProcessInfo|Bundle|Host|Port|SocketPort|MessagePort)\b"#,
+            "files, URLs, streams, processes and the environment are out of an exercise's reach"
+        ),
         (#"\bFoundation\.Thread\.exit\b"#, "ends a thread in the middle of the scenario's work"),
-        (#"\bDispatch\.DispatchSource\.make(Read|Write|Process|Signal|FileSystemObject)Source\b"#, "watches descriptors, processes, signals or files"),
+        (
+            #"\bDispatch\.DispatchSource\.make(Read|Write|Process|Signal|FileSystemObject)Source\b"#,
+            "watches descriptors, processes, signals or files"
+        )
     ]
 
-    static let keyPathWhy = "key paths read and write through the Swift runtime, where ThreadSanitizer cannot see a race"
+    static let keyPathWhy =
+        "key paths read and write through the Swift runtime, where ThreadSanitizer cannot see a race"
 
     /// Why well-known refused names are refused (the rest: not on the list).
     static let knownRefusals: [String: String] = [
         "URL": "files and URLs", "NSURL": "files and URLs", "FileManager": "files", "FileHandle": "file descriptors",
-        "NSFileHandle": "file descriptors", "Pipe": "file descriptors", "Process": "other processes", "NSTask": "other processes",
+        "NSFileHandle": "file descriptors", "Pipe": "file descriptors", "Process": "other processes",
+        "NSTask": "other processes",
         "ProcessInfo": "the environment and the process's own details", "Bundle": "loads code and files",
         "NSClassFromString": "finds a class by its name at run time", "NSLog": "writes to the harness's standard error",
-        "URLSession": "the network", "Host": "the network", "Port": "inter-process messages", "InputStream": "files and sockets",
-        "OutputStream": "files and sockets", "NSHomeDirectory": "files", "NSTemporaryDirectory": "files", "NSUserName": "the environment",
+        "URLSession": "the network", "Host": "the network", "Port": "inter-process messages",
+        "InputStream": "files and sockets",
+        "OutputStream": "files and sockets", "NSHomeDirectory": "files", "NSTemporaryDirectory": "files",
+        "NSUserName": "the environment",
         "JSONSerialization": "reads and writes streams", "UserDefaults": "files", "NSKeyedArchiver": "writes files",
-        "NSMutableArray": "its insides are not instrumented: ThreadSanitizer would not see a race on it (use a Swift array)",
-        "NSMutableDictionary": "its insides are not instrumented: ThreadSanitizer would not see a race on it (use a Swift dictionary)",
-        "NSMutableSet": "its insides are not instrumented: ThreadSanitizer would not see a race on it (use a Swift set)",
-        "NSMutableString": "its insides are not instrumented: ThreadSanitizer would not see a race on it (use a Swift string)",
+        "NSMutableArray":
+            "its insides are not instrumented: ThreadSanitizer would not see a race on it (use a Swift array)",
+        "NSMutableDictionary":
+            "its insides are not instrumented: ThreadSanitizer would not see a race on it (use a Swift dictionary)",
+        "NSMutableSet":
+            "its insides are not instrumented: ThreadSanitizer would not see a race on it (use a Swift set)",
+        "NSMutableString":
+            "its insides are not instrumented: ThreadSanitizer would not see a race on it (use a Swift string)",
         "NSCountedSet": "its insides are not instrumented: ThreadSanitizer would not see a race on it",
         "NSMutableOrderedSet": "its insides are not instrumented: ThreadSanitizer would not see a race on it",
         "NSHashTable": "its insides are not instrumented: ThreadSanitizer would not see a race on it",
-        "NSMapTable": "its insides are not instrumented: ThreadSanitizer would not see a race on it",
+        "NSMapTable": "its insides are not instrumented: ThreadSanitizer would not see a race on it"
     ]
 
     /// Types of LabKit that are the harness's, not part of what an exercise is handed (most are
     /// `@_spi(LabAuthoring)` and so not even visible to an exercise's compiler).
     public static let harnessOnlyLabKit: Set<String> = [
-        "Checkpoint", "DeallocationLog", "MainThreadChecker", "ScenarioDriver", "ScenarioRun", "ScenarioPlan", "ScenarioOutcome",
+        "Checkpoint", "DeallocationLog", "MainThreadChecker", "ScenarioDriver", "ScenarioRun", "ScenarioPlan",
+        "ScenarioOutcome",
         "ScriptedPause", "TraceFile", "TraceRecorder", "ThreadHold", "SlowWork", "PlayableLab",
-        "PlayableLabRegistry", "ExplorationPoint", "ExplorationShard", "LabSolutions",
+        "PlayableLabRegistry", "ExplorationPoint", "ExplorationShard", "LabSolutions"
     ]
 
     /// One entity a symbol names: "Foundation.Data.init(contentsOf: ...)" is module Foundation,
@@ -128,8 +151,10 @@ public enum ExerciseAPI {
     }
 
     static func refusal(of entity: Entity, ownModules: Set<String>) -> String? {
-        for module in [entity.module] + (entity.extensionModule.map { [$0] } ?? []) where !isKnown(module, ownModules: ownModules) {
-            return "the module \(module) (an exercise may use only Foundation, Dispatch, Synchronization, the standard library, LabKit and its own lab)"
+        for module in [entity.module] + (entity.extensionModule.map { [$0] } ?? [])
+        where !isKnown(module, ownModules: ownModules) {
+            return
+                "the module \(module) (an exercise may use only Foundation, Dispatch, Synchronization, the standard library, LabKit and its own lab)"
         }
         guard let name = entity.path.first else { return nil }
         let qualified = "\(entity.module).\(name)"
@@ -141,7 +166,9 @@ public enum ExerciseAPI {
             if foundation.contains(name) { return nil }
             return "\(qualified) (\(knownRefusals[name] ?? "not on the list of Foundation an exercise may use"))"
         }
-        if let why = closed[entity.module == "_Concurrency" ? "Swift" : entity.module]?[name] { return "\(qualified) (\(why))" }
+        if let why = closed[entity.module == "_Concurrency" ? "Swift" : entity.module]?[name] {
+            return "\(qualified) (\(why))"
+        }
         if entity.module == "Swift", name.contains("KeyPath") { return "\(qualified) (\(keyPathWhy))" }
         return nil
     }
@@ -168,7 +195,9 @@ public enum ExerciseAPI {
                 continue
             }
             guard let first = text.first, first.isLowercase,
-                  let cut = [" for ", " of "].compactMap({ text.range(of: $0) }).min(by: { $0.lowerBound < $1.lowerBound }) else { break }
+                let cut = [" for ", " of "].compactMap({ text.range(of: $0) }).min(by: { $0.lowerBound < $1.lowerBound }
+                )
+            else { break }
             phrases += text[..<cut.upperBound]
             text = text[cut.upperBound...]
         }
@@ -176,7 +205,8 @@ public enum ExerciseAPI {
         if let entity = entity(at: text) { found.append(entity) }
         // A conformance, "X : P in M": the protocol P too (elsewhere " : " starts a type).
         if phrases.contains("conformance") || phrases.contains("witness table"),
-           let match = text.firstMatch(of: #/ : ([\w.]+) in [\w]+$/#), let entity = entity(at: match.1) {
+            let match = text.firstMatch(of: #/ : ([\w.]+) in [\w]+$/#), let entity = entity(at: match.1)
+        {
             found.append(entity)
         }
         return found
@@ -208,7 +238,11 @@ public enum ExerciseAPI {
         }
         if !current.isEmpty { parts.append(current) }
         // A lone name ("Any", "A", "AnyObject") is no module's entity.
-        guard parts.count >= 2, let module = parts.first, module.first.map({ $0.isLetter || $0 == "_" }) == true else { return nil }
-        return Entity(module: module, path: Array(parts.dropFirst()), rest: String(text[index...]), extensionModule: extensionModule)
+        guard parts.count >= 2, let module = parts.first, module.first.map({ $0.isLetter || $0 == "_" }) == true else {
+            return nil
+        }
+        return Entity(
+            module: module, path: Array(parts.dropFirst()), rest: String(text[index...]),
+            extensionModule: extensionModule)
     }
 }

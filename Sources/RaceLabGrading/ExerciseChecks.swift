@@ -13,7 +13,9 @@ public enum ExerciseChecks {
     /// Exercise*.swift in the lab's folder, sorted.
     public static func exerciseFiles(of lab: Lab) -> [URL] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: lab.info.folder.path)) ?? []
-        return names.filter { $0.hasPrefix("Exercise") && $0.hasSuffix(".swift") }.sorted().map { lab.info.folder.appendingPathComponent($0) }
+        return names.filter { $0.hasPrefix("Exercise") && $0.hasSuffix(".swift") }.sorted().map {
+            lab.info.folder.appendingPathComponent($0)
+        }
     }
 
     /// Source violations of the lab's exercise files; `root` makes the file names relative.
@@ -21,7 +23,11 @@ public enum ExerciseChecks {
         exerciseFiles(of: lab).flatMap { url -> [PolicyViolation] in
             let name = root.map { PackageRoot.relative(url.path, to: $0) } ?? url.path
             guard let text = try? String(contentsOf: url, encoding: .utf8) else {
-                return [PolicyViolation(rule: "import", file: name, line: nil, construct: "an unreadable file", why: "the exercise must be UTF-8 Swift source")]
+                return [
+                    PolicyViolation(
+                        rule: "import", file: name, line: nil, construct: "an unreadable file",
+                        why: "the exercise must be UTF-8 Swift source")
+                ]
             }
             return ExercisePolicy.check(source: text, file: name, labModule: labModule(of: lab))
         }
@@ -42,34 +48,49 @@ public enum ExerciseChecks {
     /// `violation` at the first line of `sources` (file, code only) that names what it refers
     /// to ("a call to kill": `kill`; "Foundation.URL (files and URLs)": `URL`); unchanged if none.
     static func locate(_ violation: PolicyViolation, in sources: [(file: String, code: String)]) -> PolicyViolation {
-        let subject = violation.construct.hasPrefix("a call to ") ? String(violation.construct.dropFirst(10)) : violation.construct
+        let subject =
+            violation.construct.hasPrefix("a call to ")
+            ? String(violation.construct.dropFirst(10)) : violation.construct
         guard let token = subject.split(whereSeparator: { $0 == " " || $0 == "(" }).first,
-              let name = token.split(separator: ".").map(String.init).last(where: { !Self.accessorWords.contains($0) }), name.count > 1,
-              let pattern = try? NSRegularExpression(pattern: "\\b" + NSRegularExpression.escapedPattern(for: name) + "\\b") else { return violation }
+            let name = token.split(separator: ".").map(String.init).last(where: { !Self.accessorWords.contains($0) }),
+            name.count > 1,
+            let pattern = try? NSRegularExpression(
+                pattern: "\\b" + NSRegularExpression.escapedPattern(for: name) + "\\b")
+        else { return violation }
         for (file, code) in sources {
             for (index, line) in code.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
             where pattern.firstMatch(in: String(line), range: NSRange(line.startIndex..., in: line)) != nil {
-                return PolicyViolation(rule: violation.rule, file: file, line: index + 1, construct: violation.construct, why: violation.why)
+                return PolicyViolation(
+                    rule: violation.rule, file: file, line: index + 1, construct: violation.construct,
+                    why: violation.why)
             }
         }
         return violation
     }
 
     /// Parts of a demangled name that no source spells as such.
-    static let accessorWords: Set<String> = ["init", "__allocating_init", "getter", "setter", "modify", "read", "subscript", "deinit"]
+    static let accessorWords: Set<String> = [
+        "init", "__allocating_init", "getter", "setter", "modify", "read", "subscript", "deinit"
+    ]
 
     /// The binary checks on each object of the lab's exercise module.
     static func compiled(of lab: Lab, buildFolder: URL) -> [PolicyViolation]? {
         let module = exerciseModule(of: lab)
         let folder = buildFolder.appendingPathComponent("\(module).build")
-        let objects = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".o") }.sorted()
+        let objects = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter {
+            $0.hasSuffix(".o")
+        }.sorted()
         guard !objects.isEmpty else {
             #if os(Linux)
-            // Fail closed: a check that found nothing to read must not read as a clean one.
-            return [PolicyViolation(rule: "compiled-exercise", file: "\(module).build", line: nil,
-                                    construct: "no object files in \(folder.path)", why: ExercisePolicy.rule("compiled-exercise").why)]
+                // Fail closed: a check that found nothing to read must not read as a clean one.
+                return [
+                    PolicyViolation(
+                        rule: "compiled-exercise", file: "\(module).build", line: nil,
+                        construct: "no object files in \(folder.path)",
+                        why: ExercisePolicy.rule("compiled-exercise").why)
+                ]
             #else
-            return nil  // Mach-O: the binary check is Linux-only
+                return nil  // Mach-O: the binary check is Linux-only
             #endif
         }
         var found: [PolicyViolation] = []
@@ -79,10 +100,13 @@ public enum ExerciseChecks {
                 found += ExercisePolicy.check(object: object, file: "\(module)/\(name)", module: module)
             } catch {
                 #if os(Linux)
-                found.append(PolicyViolation(rule: "custom-section", file: "\(module)/\(name)", line: nil, construct: "an unreadable object file",
-                                             why: error.description))
+                    found.append(
+                        PolicyViolation(
+                            rule: "custom-section", file: "\(module)/\(name)", line: nil,
+                            construct: "an unreadable object file",
+                            why: error.description))
                 #else
-                return nil  // Mach-O: the binary check is Linux-only
+                    return nil  // Mach-O: the binary check is Linux-only
                 #endif
             }
         }

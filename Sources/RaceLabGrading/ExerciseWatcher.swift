@@ -36,8 +36,9 @@ public struct ExerciseWatcher {
         for lab in labs {
             for file in ExerciseChecks.exerciseFiles(of: lab) {
                 guard let attributes = try? FileManager.default.attributesOfItem(atPath: file.path) else { continue }
-                stamps[file.path] = Stamp(modified: attributes[.modificationDate] as? Date ?? .distantPast,
-                                          size: (attributes[.size] as? NSNumber)?.intValue ?? -1)
+                stamps[file.path] = Stamp(
+                    modified: attributes[.modificationDate] as? Date ?? .distantPast,
+                    size: (attributes[.size] as? NSNumber)?.intValue ?? -1)
             }
         }
         return stamps

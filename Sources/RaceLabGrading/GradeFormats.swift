@@ -36,7 +36,9 @@ extension GradeText {
         for scalar in text.unicodeScalars {
             switch scalar.value {
             case 0x0A, 0x09: out.append(scalar)
-            case 0x00..<0x20: out.append(contentsOf: "^".unicodeScalars); out.append(Unicode.Scalar(scalar.value + 0x40)!)
+            case 0x00..<0x20:
+                out.append(contentsOf: "^".unicodeScalars)
+                out.append(Unicode.Scalar(scalar.value + 0x40)!)
             case 0x7F, 0x80..<0xA0: out.append(contentsOf: String(format: "\\u{%X}", scalar.value).unicodeScalars)
             default: out.append(scalar)
             }
@@ -58,11 +60,16 @@ public enum GradeText {
         let header = ["LAB"] + modes.map { $0.rawValue.uppercased() } + ["SCORE", "STATUS"]
         let rows = report.labs.map { lab -> [String] in
             let cells = modes.map { mode in
-                lab.passes.first { $0.mode == mode }.map { "\($0.status.rawValue.uppercased()) (\(Grader.points($0.score))/\(Grader.points($0.maxScore)))" } ?? "-"
+                lab.passes.first { $0.mode == mode }.map {
+                    "\($0.status.rawValue.uppercased()) (\(Grader.points($0.score))/\(Grader.points($0.maxScore)))"
+                } ?? "-"
             }
-            return [lab.lab] + cells + ["\(Grader.points(lab.score))/\(Grader.points(lab.maxScore))", lab.status.rawValue]
+            return [lab.lab] + cells + [
+                "\(Grader.points(lab.score))/\(Grader.points(lab.maxScore))", lab.status.rawValue
+            ]
         }
-        let total = ["TOTAL"] + modes.map { _ in "" } + ["\(Grader.points(report.score))/\(Grader.points(report.maxScore))", ""]
+        let total =
+            ["TOTAL"] + modes.map { _ in "" } + ["\(Grader.points(report.score))/\(Grader.points(report.maxScore))", ""]
         out += table(header, rows + [total])
         for lab in report.labs {
             out.append("")
@@ -74,12 +81,17 @@ public enum GradeText {
         out.append("")
         out.append("Stress pass per lab (iterations, and the chance that an unfixed exercise passes it):")
         for lab in report.labs {
-            out.append("  \(lab.lab): \(lab.stress.runs) x \(lab.stress.iterationsPerRun) iterations; chance \(lab.stress.chanceText)")
+            out.append(
+                "  \(lab.lab): \(lab.stress.runs) x \(lab.stress.iterationsPerRun) iterations; chance \(lab.stress.chanceText)"
+            )
             out.append("    measured: \(lab.stress.basis)")
         }
         for note in report.notes { out.append("note: \(note)") }
         if let failure = report.harnessFailure { out.append("HARNESS FAILURE: \(failure)") }
-        out.append(String(format: "Score %@/%@ in %.1fs.", Grader.points(report.score), Grader.points(report.maxScore), report.elapsedSeconds))
+        out.append(
+            String(
+                format: "Score %@/%@ in %.1fs.", Grader.points(report.score), Grader.points(report.maxScore),
+                report.elapsedSeconds))
         return out.joined(separator: "\n")
     }
 
@@ -88,11 +100,15 @@ public enum GradeText {
         var lines = ["\(pass.name) (\(pass.size)): \(pass.status.rawValue.uppercased()), \(pass.summary)"]
         for (index, problem) in pass.problems.enumerated() {
             if index == 0 {
-                lines.append("  lab \(problem.lab), variant \(problem.variant), seed \(problem.seed)" + (problem.iteration.map { ", iteration \($0)" } ?? "") + ":")
+                lines.append(
+                    "  lab \(problem.lab), variant \(problem.variant), seed \(problem.seed)"
+                        + (problem.iteration.map { ", iteration \($0)" } ?? "") + ":")
                 lines += problem.lines.map { "    " + $0 }
                 lines.append("    reproduce: \(problem.reproduce)")
             } else {
-                lines.append("  also seed \(problem.seed) (same command with --seed \(problem.seed)): \(problem.lines.first ?? "")")
+                lines.append(
+                    "  also seed \(problem.seed) (same command with --seed \(problem.seed)): \(problem.lines.first ?? "")"
+                )
             }
         }
         return lines
@@ -129,14 +145,17 @@ public enum GradeJUnit {
         let failures = report.labs.filter { [.failed, .partial, .rejected].contains($0.status) }.count
         let errors = report.labs.filter { [.error, .tampered].contains($0.status) }.count
         var out = [#"<?xml version="1.0" encoding="UTF-8"?>"#]
-        out.append(#"<testsuite xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" "#
-            + #"xsi:noNamespaceSchemaLocation="https://maven.apache.org/surefire/maven-surefire-plugin/xsd/surefire-test-report-3.0.xsd" "#
-            + #"version="3.0" name="\#(attribute("racelab.grade" + (report.student.map { "." + $0 } ?? "")))" "#
-            + #"time="\#(time(report.elapsedSeconds))" tests="\#(report.labs.count)" errors="\#(errors)" skipped="0" failures="\#(failures)">"#)
+        out.append(
+            #"<testsuite xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" "#
+                + #"xsi:noNamespaceSchemaLocation="https://maven.apache.org/surefire/maven-surefire-plugin/xsd/surefire-test-report-3.0.xsd" "#
+                + #"version="3.0" name="\#(attribute("racelab.grade" + (report.student.map { "." + $0 } ?? "")))" "#
+                + #"time="\#(time(report.elapsedSeconds))" tests="\#(report.labs.count)" errors="\#(errors)" skipped="0" failures="\#(failures)">"#
+        )
         var properties: [(String, String)] = [
-            ("seed", String(report.seed)), ("score", Grader.points(report.score)), ("max_score", Grader.points(report.maxScore)),
+            ("seed", String(report.seed)), ("score", Grader.points(report.score)),
+            ("max_score", Grader.points(report.maxScore)),
             ("integrity", report.integrity.status.rawValue), ("integrity.message", report.integrity.message),
-            ("partial_credit", report.policy.partialCredit ? "yes" : "no"),
+            ("partial_credit", report.policy.partialCredit ? "yes" : "no")
         ]
         if let student = report.student { properties.append(("student", student)) }
         for lab in report.labs {
@@ -151,23 +170,31 @@ public enum GradeJUnit {
         out.append("  </properties>")
         for lab in report.labs {
             let seconds = lab.passes.map(\.elapsedSeconds).reduce(0, +)
-            out.append(#"  <testcase name="\#(attribute(lab.lab))" classname="racelab.\#(attribute(lab.lab))" time="\#(time(seconds))">"#)
+            out.append(
+                #"  <testcase name="\#(attribute(lab.lab))" classname="racelab.\#(attribute(lab.lab))" time="\#(time(seconds))">"#
+            )
             let detail = lab.passes.flatMap { pass in
-                pass.status == .passed ? ["\(pass.name) (\(pass.size)): passed, \(pass.summary)"] : GradeText.passLines(pass)
+                pass.status == .passed
+                    ? ["\(pass.name) (\(pass.size)): passed, \(pass.summary)"] : GradeText.passLines(pass)
             }.joined(separator: "\n")
             switch lab.status {
             case .passed:
                 break
             case .failed, .partial:
-                out.append(#"    <failure message="\#(attribute(lab.message))" type="racelab.detected">\#(text(detail))</failure>"#)
+                out.append(
+                    #"    <failure message="\#(attribute(lab.message))" type="racelab.detected">\#(text(detail))</failure>"#
+                )
             case .rejected:
                 let reasons = (lab.violations ?? []).map(\.description).joined(separator: "\n")
-                out.append(#"    <failure message="\#(attribute(lab.message))" type="racelab.rejected">\#(text(reasons))</failure>"#)
+                out.append(
+                    #"    <failure message="\#(attribute(lab.message))" type="racelab.rejected">\#(text(reasons))</failure>"#
+                )
             case .error, .tampered:
                 let type = lab.status == .tampered ? "racelab.tampered" : "racelab.error"
                 out.append(#"    <error message="\#(attribute(lab.message))" type="\#(type)">\#(text(detail))</error>"#)
             }
-            let about = "\(lab.message)\n" + lab.passes.map { "\($0.name): \($0.size), \($0.summary)" }.joined(separator: "\n")
+            let about =
+                "\(lab.message)\n" + lab.passes.map { "\($0.name): \($0.size), \($0.summary)" }.joined(separator: "\n")
                 + "\nstress plan: \(lab.stress.runs) x \(lab.stress.iterationsPerRun) iterations; chance an unfixed exercise passes: \(lab.stress.chanceText)"
             out.append("    <system-out>\(text(about))</system-out>")
             out.append("  </testcase>")
@@ -238,19 +265,25 @@ public enum GradeGradescope {
                 }
             }
             output.append("")
-            output.append("Stress iterations: \(lab.stress.runs) x \(lab.stress.iterationsPerRun). Chance that an unfixed exercise passes: \(lab.stress.chanceText); measured: \(lab.stress.basis).")
-            tests.append(Results.Test(
-                name: "\(lab.lab): \(lab.title)", score: lab.score, max_score: lab.maxScore,
-                status: lab.status == .passed ? "passed" : "failed",
-                output: output.joined(separator: "\n"),
-                visibility: "visible"))
+            output.append(
+                "Stress iterations: \(lab.stress.runs) x \(lab.stress.iterationsPerRun). Chance that an unfixed exercise passes: \(lab.stress.chanceText); measured: \(lab.stress.basis)."
+            )
+            tests.append(
+                Results.Test(
+                    name: "\(lab.lab): \(lab.title)", score: lab.score, max_score: lab.maxScore,
+                    status: lab.status == .passed ? "passed" : "failed",
+                    output: output.joined(separator: "\n"),
+                    visibility: "visible"))
         }
-        var summary = ["RaceLab: \(Grader.points(report.score))/\(Grader.points(report.maxScore)). Kit check: \(report.integrity.status.rawValue): \(report.integrity.message)."]
+        var summary = [
+            "RaceLab: \(Grader.points(report.score))/\(Grader.points(report.maxScore)). Kit check: \(report.integrity.status.rawValue): \(report.integrity.message)."
+        ]
         summary += report.notes
         if let failure = report.harnessFailure { summary.append("Harness failure: \(failure)") }
-        let results = Results(score: report.score, execution_time: Int(report.elapsedSeconds.rounded()),
-                              output: summary.joined(separator: "\n"), visibility: "visible", stdout_visibility: "hidden",
-                              tests: tests)
+        let results = Results(
+            score: report.score, execution_time: Int(report.elapsedSeconds.rounded()),
+            output: summary.joined(separator: "\n"), visibility: "visible", stdout_visibility: "hidden",
+            tests: tests)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         return String(decoding: (try? encoder.encode(results)) ?? Data("{}".utf8), as: UTF8.self)

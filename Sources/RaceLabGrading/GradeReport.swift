@@ -79,16 +79,19 @@ public struct StressPlan: Codable, Sendable, Equatable {
 
     public var totalIterations: Int { runs * iterationsPerRun }
 
-    public static func make(_ lab: Lab, calibration: StressCalibration?, policy: GradingPolicy, calibratedNow: Bool = false) -> StressPlan {
+    public static func make(
+        _ lab: Lab, calibration: StressCalibration?, policy: GradingPolicy, calibratedNow: Bool = false
+    ) -> StressPlan {
         let labDefault = lab.info.defaultIterations[.stress] ?? 200
         let runs = max(policy.stressRuns, 1)
         let floor = max(labDefault * max(policy.stressFloorRuns, 1), policy.stressFloorIterations)
         let floorPerRun = (floor + runs - 1) / runs
         guard let calibration else {
-            return StressPlan(runs: runs, iterationsPerRun: floorPerRun, labDefault: labDefault, target: policy.target,
-                              iterationsNeeded: nil, log10ChanceEstimate: nil, log10ChanceUpperBound: nil,
-                              basis: "not calibrated: the lab's default iterations; run `racelab calibrate` to measure",
-                              calibratedNow: calibratedNow)
+            return StressPlan(
+                runs: runs, iterationsPerRun: floorPerRun, labDefault: labDefault, target: policy.target,
+                iterationsNeeded: nil, log10ChanceEstimate: nil, log10ChanceUpperBound: nil,
+                basis: "not calibrated: the lab's default iterations; run `racelab calibrate` to measure",
+                calibratedNow: calibratedNow)
         }
         let needed = calibration.iterationsNeeded(target: policy.target)
         var perRun = floorPerRun
@@ -97,18 +100,21 @@ public struct StressPlan: Codable, Sendable, Equatable {
         let chance = calibration.log10ChanceUnfixedPasses(iterations: runs * perRun)
         var basis = calibration.summary
         if needed == nil {
-            basis += "; the broken variant was never caught in stress mode, so the stress pass cannot tell an unfixed exercise (the scripted pass can)"
+            basis +=
+                "; the broken variant was never caught in stress mode, so the stress pass cannot tell an unfixed exercise (the scripted pass can)"
         }
-        return StressPlan(runs: runs, iterationsPerRun: perRun, labDefault: labDefault, target: policy.target,
-                          iterationsNeeded: needed, log10ChanceEstimate: max(chance.estimate, -999),
-                          log10ChanceUpperBound: max(chance.upperBound, -999), basis: basis, calibratedNow: calibratedNow)
+        return StressPlan(
+            runs: runs, iterationsPerRun: perRun, labDefault: labDefault, target: policy.target,
+            iterationsNeeded: needed, log10ChanceEstimate: max(chance.estimate, -999),
+            log10ChanceUpperBound: max(chance.upperBound, -999), basis: basis, calibratedNow: calibratedNow)
     }
 
     /// "at most 3e-12 (estimate 1e-15)", or "not measured".
     public var chanceText: String {
         guard let upper = log10ChanceUpperBound, let estimate = log10ChanceEstimate else { return "not measured" }
         func bound(_ text: String) -> String { text.hasPrefix("< ") ? "below " + text.dropFirst(2) : "at most " + text }
-        return "\(bound(StressCalibration.formatChance(log10: upper))) (estimate \(StressCalibration.formatChance(log10: estimate)))"
+        return
+            "\(bound(StressCalibration.formatChance(log10: upper))) (estimate \(StressCalibration.formatChance(log10: estimate)))"
     }
 }
 
@@ -163,7 +169,9 @@ public struct PassGrade: Codable, Sendable, Equatable {
 
     public var name: String { "\(mode.rawValue) pass" }
     /// "3 runs x 3 iterations".
-    public var size: String { "\(runs) run\(runs == 1 ? "" : "s") x \(iterationsPerRun) iteration\(iterationsPerRun == 1 ? "" : "s")" }
+    public var size: String {
+        "\(runs) run\(runs == 1 ? "" : "s") x \(iterationsPerRun) iteration\(iterationsPerRun == 1 ? "" : "s")"
+    }
 }
 
 /// One lab's grade.
@@ -239,8 +247,10 @@ public struct GradeReport: Codable, Sendable {
     public var harnessFailure: String?
     public var notes: [String]
 
-    public init(command: String, student: String? = nil, seed: UInt64, policy: GradingPolicy, integrity: GradeIntegrity,
-                labs: [LabGrade], elapsedSeconds: Double, harnessFailure: String? = nil, notes: [String] = []) {
+    public init(
+        command: String, student: String? = nil, seed: UInt64, policy: GradingPolicy, integrity: GradeIntegrity,
+        labs: [LabGrade], elapsedSeconds: Double, harnessFailure: String? = nil, notes: [String] = []
+    ) {
         self.createdAt = ISO8601DateFormatter().string(from: Date())
         self.command = command
         self.student = student

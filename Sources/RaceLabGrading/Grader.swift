@@ -18,7 +18,10 @@ public struct Grader {
     /// Children at once (`ChildPool`).
     public var jobs = 1
 
-    public init(executable: URL, policy: GradingPolicy = GradingPolicy(), seed: UInt64, programName: String = "racelab", root: URL? = nil) {
+    public init(
+        executable: URL, policy: GradingPolicy = GradingPolicy(), seed: UInt64, programName: String = "racelab",
+        root: URL? = nil
+    ) {
         self.executable = executable
         self.policy = policy
         self.seed = seed
@@ -28,8 +31,10 @@ public struct Grader {
 
     /// The grader as `racelab check` sets it up: one lab's children all at once (unless `jobs`,
     /// from --jobs, or RACELAB_JOBS says otherwise), a lab's marks all or nothing.
-    public static func forCheck(executable: URL, seed: UInt64, programName: String, root: URL?, jobs: Int?,
-                                environment: [String: String] = ProcessInfo.processInfo.environment) -> Grader {
+    public static func forCheck(
+        executable: URL, seed: UInt64, programName: String, root: URL?, jobs: Int?,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> Grader {
         var grader = Grader(executable: executable, seed: seed, programName: programName, root: root)
         grader.jobs = jobs ?? ChildPool.jobs(forAll: grader.policy.childrenPerLab, environment: environment)
         return grader
@@ -37,8 +42,10 @@ public struct Grader {
 
     /// The grader as `racelab grade` sets it up: `jobs` children at once (default
     /// `ChildPool.defaultJobs`) across every lab it grades, partial credit when asked for.
-    public static func forGrade(executable: URL, partialCredit: Bool = false, seed: UInt64, programName: String, root: URL?, jobs: Int?,
-                                environment: [String: String] = ProcessInfo.processInfo.environment) -> Grader {
+    public static func forGrade(
+        executable: URL, partialCredit: Bool = false, seed: UInt64, programName: String, root: URL?, jobs: Int?,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> Grader {
         var policy = GradingPolicy()
         policy.partialCredit = partialCredit
         var grader = Grader(executable: executable, policy: policy, seed: seed, programName: programName, root: root)
@@ -56,15 +63,19 @@ public struct Grader {
     }
 
     /// The stress plan for `lab`: the stored calibration if current, else measured now.
-    public func stressPlan(for lab: Lab, calibrations: CalibrationFile?, measureIfMissing: Bool,
-                           onProgress: @escaping @Sendable (String) -> Void = { _ in }) -> (StressPlan, StressCalibration?) {
+    public func stressPlan(
+        for lab: Lab, calibrations: CalibrationFile?, measureIfMissing: Bool,
+        onProgress: @escaping @Sendable (String) -> Void = { _ in }
+    ) -> (StressPlan, StressCalibration?) {
         if let calibration = calibrations?.current(for: lab) {
             return (StressPlan.make(lab, calibration: calibration, policy: policy), nil)
         }
         guard measureIfMissing else { return (StressPlan.make(lab, calibration: nil, policy: policy), nil) }
         var settings = Calibrator.Settings()
         settings.jobs = jobs
-        let measured = Calibrator.measure(lab, executable: executable, settings: settings) { onProgress("\(lab.id): calibrating, \($0)") }
+        let measured = Calibrator.measure(lab, executable: executable, settings: settings) {
+            onProgress("\(lab.id): calibrating, \($0)")
+        }
         return (StressPlan.make(lab, calibration: measured, policy: policy, calibratedNow: measured != nil), measured)
     }
 
@@ -73,16 +84,22 @@ public struct Grader {
     public static let passes: [RunMode] = [.scripted, .explore, .stress]
 
     /// Every pass of one lab's exercise (`variant`: another variant stands in, in tests).
-    public func grade(_ lab: Lab, variant: Lab.Variant, stress: StressPlan, onProgress: @escaping @Sendable (String) -> Void = { _ in }) -> LabGrade {
+    public func grade(
+        _ lab: Lab, variant: Lab.Variant, stress: StressPlan,
+        onProgress: @escaping @Sendable (String) -> Void = { _ in }
+    ) -> LabGrade {
         grade([(lab, variant, stress)], onProgress: onProgress)[0]
     }
 
     /// Every pass of several labs' exercises, all their children `jobs` at a time.
-    public func grade(_ items: [(Lab, Lab.Variant, StressPlan)], onProgress: @escaping @Sendable (String) -> Void = { _ in }) -> [LabGrade] {
+    public func grade(
+        _ items: [(Lab, Lab.Variant, StressPlan)], onProgress: @escaping @Sendable (String) -> Void = { _ in }
+    ) -> [LabGrade] {
         let rows = items.flatMap { lab, variant, stress in
             Self.passes.map { mode -> LabRunner.Row in
-                var settings = RunSettings(executable: executable, iterations: iterations(lab, mode, stress), runs: runs(mode, stress),
-                                           seed: seed &+ (mode == .stress ? 1000 : mode == .explore ? 500 : 0), programName: programName)
+                var settings = RunSettings(
+                    executable: executable, iterations: iterations(lab, mode, stress), runs: runs(mode, stress),
+                    seed: seed &+ (mode == .stress ? 1000 : mode == .explore ? 500 : 0), programName: programName)
                 settings.jobs = jobs
                 return LabRunner.Row(lab: lab, variant: variant, mode: mode, settings: settings)
             }
@@ -91,12 +108,16 @@ public struct Grader {
         // One verdict per lab: once a pass catches the bug, the lab's passes not yet started are
         // skipped (with partial credit every pass runs, as each scores on its own).
         let groups = policy.partialCredit ? nil : items.indices.flatMap { index in Self.passes.map { _ in index } }
-        let outcomes = LabRunner.run(rows, jobs: jobs, stopGroups: groups) { done, total in onProgress("\(labs): run \(done) of \(total)") }
+        let outcomes = LabRunner.run(rows, jobs: jobs, stopGroups: groups) { done, total in
+            onProgress("\(labs): run \(done) of \(total)")
+        }
         return items.enumerated().map { index, item in
             let (lab, variant, stress) = item
             let passes = Self.passes.enumerated().map { offset, mode in
-                pass(outcomes[index * Self.passes.count + offset], lab: lab, runs: runs(mode, stress), iterations: iterations(lab, mode, stress),
-                     points: policy.points(for: mode))
+                pass(
+                    outcomes[index * Self.passes.count + offset], lab: lab, runs: runs(mode, stress),
+                    iterations: iterations(lab, mode, stress),
+                    points: policy.points(for: mode))
             }
             return labGrade(lab, variant: variant, passes: passes, stress: stress)
         }
@@ -109,28 +130,39 @@ public struct Grader {
     }
 
     /// A lab scored zero without running anything (a tampered submission).
-    public func notGraded(_ lab: Lab, variant: Lab.Variant, stress: StressPlan, status: LabGrade.Status, reason: String) -> LabGrade {
+    public func notGraded(_ lab: Lab, variant: Lab.Variant, stress: StressPlan, status: LabGrade.Status, reason: String)
+        -> LabGrade
+    {
         let passes = Self.passes.map { mode in
-            PassGrade(mode: mode, runs: mode == .stress ? stress.runs : policy.runs(for: mode),
-                      iterationsPerRun: mode == .stress ? stress.iterationsPerRun : lab.info.defaultIterations[mode] ?? 1,
-                      status: .error, score: 0, maxScore: policy.points(for: mode), summary: "not run: \(reason)", problems: [], elapsedSeconds: 0)
+            PassGrade(
+                mode: mode, runs: mode == .stress ? stress.runs : policy.runs(for: mode),
+                iterationsPerRun: mode == .stress ? stress.iterationsPerRun : lab.info.defaultIterations[mode] ?? 1,
+                status: .error, score: 0, maxScore: policy.points(for: mode), summary: "not run: \(reason)",
+                problems: [], elapsedSeconds: 0)
         }
-        return LabGrade(lab: lab.id, title: lab.info.title, bug: lab.info.bug, variant: variant.name, exerciseFile: exerciseFile(of: lab),
-                        status: status, score: 0, maxScore: policy.pointsPerLab,
-                        message: "\(lab.id): 0/\(Self.points(policy.pointsPerLab)), not graded: \(reason).", passes: passes, stress: stress)
+        return LabGrade(
+            lab: lab.id, title: lab.info.title, bug: lab.info.bug, variant: variant.name,
+            exerciseFile: exerciseFile(of: lab),
+            status: status, score: 0, maxScore: policy.pointsPerLab,
+            message: "\(lab.id): 0/\(Self.points(policy.pointsPerLab)), not graded: \(reason).", passes: passes,
+            stress: stress)
     }
 
     /// A lab whose exercise the exercise checks refused: zero, not run, and why (file, line,
     /// construct). Nothing of it ran.
-    public func rejected(_ lab: Lab, variant: Lab.Variant, stress: StressPlan, violations: [PolicyViolation]) -> LabGrade {
+    public func rejected(_ lab: Lab, variant: Lab.Variant, stress: StressPlan, violations: [PolicyViolation])
+        -> LabGrade
+    {
         let shown = violations.prefix(3).map(\.description).joined(separator: "; ")
         let more = violations.count > 3 ? " (+\(violations.count - 3) more)" : ""
-        var grade = notGraded(lab, variant: variant, stress: stress, status: .rejected, reason: "rejected by the exercise checks")
+        var grade = notGraded(
+            lab, variant: variant, stress: stress, status: .rejected, reason: "rejected by the exercise checks")
         for index in grade.passes.indices {
             grade.passes[index].status = .rejected
             grade.passes[index].summary = "not run: the exercise was rejected"
         }
-        grade.message = "\(lab.id): 0/\(Self.points(policy.pointsPerLab)), rejected: \(shown)\(more). "
+        grade.message =
+            "\(lab.id): 0/\(Self.points(policy.pointsPerLab)), rejected: \(shown)\(more). "
             + "A fix needs none of this; remove it and check again (racelab check \(lab.id))."
         grade.violations = violations
         return grade
@@ -159,7 +191,8 @@ public struct Grader {
             summary = "clean in \(total) of \(total) runs"
         } else if detected > 0 {
             status = .failed
-            summary = "a bug was caught in \(detected) of \(total) run\(total == 1 ? "" : "s")"
+            summary =
+                "a bug was caught in \(detected) of \(total) run\(total == 1 ? "" : "s")"
                 + (outcome.harnessErrors > 0 ? "; \(outcome.harnessErrors) could not be judged" : "")
         } else {
             status = .error
@@ -170,16 +203,18 @@ public struct Grader {
         let harnessFailure = outcome.runs.compactMap(\.harnessError).first {
             $0.hasPrefix("could not start") || $0.contains("without ThreadSanitizer")
         }
-        var grade = PassGrade(mode: outcome.mode, runs: total == 0 ? planned : total, iterationsPerRun: iterations, status: status,
-                              score: status == .passed ? points : 0, maxScore: points, summary: summary, problems: problems,
-                              elapsedSeconds: outcome.runs.map(\.elapsedSeconds).reduce(0, +), harnessFailure: harnessFailure)
+        var grade = PassGrade(
+            mode: outcome.mode, runs: total == 0 ? planned : total, iterationsPerRun: iterations, status: status,
+            score: status == .passed ? points : 0, maxScore: points, summary: summary, problems: problems,
+            elapsedSeconds: outcome.runs.map(\.elapsedSeconds).reduce(0, +), harnessFailure: harnessFailure)
         grade.interference = outcome.runs.lazy.compactMap(\.interference).first
         return grade
     }
 
     /// One verdict for the lab: every pass clean, or not fixed. A bug seen in any pass scores 0
     /// (each pass's own points only with `policy.partialCredit`).
-    func labGrade(_ lab: Lab, variant: Lab.Variant, passes originalPasses: [PassGrade], stress: StressPlan) -> LabGrade {
+    func labGrade(_ lab: Lab, variant: Lab.Variant, passes originalPasses: [PassGrade], stress: StressPlan) -> LabGrade
+    {
         var passes = originalPasses
         let allClean = passes.allSatisfy { $0.status == .passed }
         if !allClean && !policy.partialCredit {
@@ -202,7 +237,8 @@ public struct Grader {
         var message: String
         switch status {
         case .passed:
-            message = "\(lab.id): \(points), fixed. The bug (\(lab.info.bug)) did not show in \(passes.map { "the \($0.name) (\($0.size))" }.joined(separator: " or "))."
+            message =
+                "\(lab.id): \(points), fixed. The bug (\(lab.info.bug)) did not show in \(passes.map { "the \($0.name) (\($0.size))" }.joined(separator: " or "))."
         case .tampered:
             message = "\(lab.id): \(points), tampered: a run of \(file) printed a forged result line."
             if let first = passes.first(where: { $0.status == .forged })?.problems.first {
@@ -215,15 +251,19 @@ public struct Grader {
             let headline = first?.headline ?? failing.first?.summary ?? "a pass was not clean"
             let seenIn = failing.map(\.name).joined(separator: ", ")
             message = "\(lab.id): \(points), not fixed yet: \(headline) (seen in the \(seenIn) of \(file))."
-            if status == .partial { message += " Partial credit (an instructor's choice): each clean pass scored its points." }
+            if status == .partial {
+                message += " Partial credit (an instructor's choice): each clean pass scored its points."
+            }
             message += " The lab's bug, for reference: \(lab.info.bug)."
             if let first {
-                message += " First failing run: lab \(lab.id), variant \(variant.name), seed \(first.seed)"
+                message +=
+                    " First failing run: lab \(lab.id), variant \(variant.name), seed \(first.seed)"
                     + (first.point.map { ", point \($0)" } ?? "") + "; reproduce: \(first.reproduce)"
             }
         }
-        return LabGrade(lab: lab.id, title: lab.info.title, bug: lab.info.bug, variant: variant.name, exerciseFile: file,
-                        status: status, score: score, maxScore: maxScore, message: message, passes: passes, stress: stress)
+        return LabGrade(
+            lab: lab.id, title: lab.info.title, bug: lab.info.bug, variant: variant.name, exerciseFile: file,
+            status: status, score: score, maxScore: maxScore, message: message, passes: passes, stress: stress)
     }
 
     /// One run's problems in plain words: the detector, the TSan race tied to the exercise's own
@@ -243,8 +283,10 @@ public struct Grader {
         let headline = headline(run, lab: lab) ?? lines.first
         guard full else {
             let line = run.detections.first.map { "\($0.detector.rawValue): \($0.summary)" } ?? lines.first ?? "clean"
-            return GradeProblem(lab: run.lab, variant: run.variant, seed: run.seed, iteration: run.detections.first?.iteration, detectors: detectors,
-                                lines: [line], reproduce: run.reproduce, headline: headline, point: run.point)
+            return GradeProblem(
+                lab: run.lab, variant: run.variant, seed: run.seed, iteration: run.detections.first?.iteration,
+                detectors: detectors,
+                lines: [line], reproduce: run.reproduce, headline: headline, point: run.point)
         }
         for detection in run.detections {
             switch detection.detector {
@@ -273,10 +315,14 @@ public struct Grader {
             }
         }
         if let interference = run.interference {
-            lines.append("note: \(interference); if that was not your code (running out of memory, say), ask for this lab to be graded again")
+            lines.append(
+                "note: \(interference); if that was not your code (running out of memory, say), ask for this lab to be graded again"
+            )
         }
-        return GradeProblem(lab: run.lab, variant: run.variant, seed: run.seed, iteration: run.detections.compactMap(\.iteration).min(), detectors: detectors,
-                            lines: lines, reproduce: run.reproduce, headline: headline, point: run.point)
+        return GradeProblem(
+            lab: run.lab, variant: run.variant, seed: run.seed, iteration: run.detections.compactMap(\.iteration).min(),
+            detectors: detectors,
+            lines: lines, reproduce: run.reproduce, headline: headline, point: run.point)
     }
 
     /// What failed in `run`, in one phrase a student can act on: the check that failed (with
@@ -291,14 +337,19 @@ public struct Grader {
                 // The student's own line, one with a line number first (TSan has none for some accesses).
                 let own = report.accesses.flatMap(\.frames).filter { self.isExercise($0.file, lab: lab) }
                 if let line = (own.first { ($0.line ?? 0) > 0 } ?? own.first)?.shortLocation {
-                    return "ThreadSanitizer saw a \(kind) at your " + (line.contains(":") ? "line \(line)" : "code in \(line)")
+                    return "ThreadSanitizer saw a \(kind) at your "
+                        + (line.contains(":") ? "line \(line)" : "code in \(line)")
                 }
                 return "ThreadSanitizer saw a \(kind) in your code's threads"
             }
             return "ThreadSanitizer reported a race"
         }
-        if let crash = run.detections.first(where: { $0.detector == .crash }) { return "the program crashed: \(crash.summary)" }
-        if let hang = run.detections.first(where: { $0.detector == .hang }) { return "the program stopped making progress (a deadlock or a lost wake-up): \(hang.summary)" }
+        if let crash = run.detections.first(where: { $0.detector == .crash }) {
+            return "the program crashed: \(crash.summary)"
+        }
+        if let hang = run.detections.first(where: { $0.detector == .hang }) {
+            return "the program stopped making progress (a deadlock or a lost wake-up): \(hang.summary)"
+        }
         return run.harnessError.map { "the run could not be judged: \($0)" }
     }
 
@@ -308,7 +359,8 @@ public struct Grader {
         let who = access.thread ?? "a thread"
         if let own = access.frames.first(where: { isExercise($0.file, lab: lab) }) {
             let place = own.shortLocation ?? "?"
-            return (place.contains(":") ? "your line \(place)" : "your code in \(place)") + ": \(who) \(action) in \(own.demangled)"
+            return (place.contains(":") ? "your line \(place)" : "your code in \(place)")
+                + ": \(who) \(action) in \(own.demangled)"
         }
         if let frame = access.frames.first(where: { $0.file != nil }) ?? access.frames.first {
             return "\(frame.shortLocation ?? frame.module ?? "?"): \(who) \(action) in \(frame.demangled)"
@@ -338,9 +390,11 @@ extension Grader {
     /// every lab scores zero and says why.
     /// `preset`: grades decided without running (an exercise the exercise checks refused, one
     /// that does not compile), by lab id; those labs are not run.
-    public func report(labs: [Lab], integrity: GradeIntegrity, calibrations: CalibrationFile?, command: String,
-                       student: String? = nil, preset: [String: LabGrade] = [:],
-                       onProgress: @escaping @Sendable (String) -> Void = { _ in }) -> GradeReport {
+    public func report(
+        labs: [Lab], integrity: GradeIntegrity, calibrations: CalibrationFile?, command: String,
+        student: String? = nil, preset: [String: LabGrade] = [:],
+        onProgress: @escaping @Sendable (String) -> Void = { _ in }
+    ) -> GradeReport {
         let started = Date()
         var grades: [String: LabGrade] = [:]
         var notes: [String] = []
@@ -352,25 +406,32 @@ extension Grader {
             }
             if integrity.status == .tampered {
                 let plan = StressPlan.make(lab, calibration: calibrations?.current(for: lab), policy: policy)
-                grades[lab.id] = notGraded(lab, variant: variant, stress: plan, status: .tampered,
-                                           reason: "the submission was changed outside its exercise files (\(TamperCheck.summary(integrity.findings)))")
+                grades[lab.id] = notGraded(
+                    lab, variant: variant, stress: plan, status: .tampered,
+                    reason:
+                        "the submission was changed outside its exercise files (\(TamperCheck.summary(integrity.findings)))"
+                )
                 continue
             }
             if let decided = preset[lab.id] {
                 grades[lab.id] = decided
                 continue
             }
-            let (plan, _) = stressPlan(for: lab, calibrations: calibrations, measureIfMissing: true, onProgress: onProgress)
+            let (plan, _) = stressPlan(
+                for: lab, calibrations: calibrations, measureIfMissing: true, onProgress: onProgress)
             if plan.calibratedNow {
-                notes.append("\(lab.id): no current entry in \(CalibrationFile.relativePath); its broken variant was measured just now (`racelab calibrate` stores it)")
+                notes.append(
+                    "\(lab.id): no current entry in \(CalibrationFile.relativePath); its broken variant was measured just now (`racelab calibrate` stores it)"
+                )
             }
             toRun.append((lab, variant, plan))
         }
         for grade in grade(toRun, onProgress: onProgress) { grades[grade.lab] = grade }
         let ordered = labs.compactMap { grades[$0.id] }
         let failure = ordered.flatMap(\.passes).compactMap(\.harnessFailure).first
-        return GradeReport(command: command, student: student, seed: seed, policy: policy, integrity: integrity, labs: ordered,
-                           elapsedSeconds: Date().timeIntervalSince(started), harnessFailure: failure, notes: notes)
+        return GradeReport(
+            command: command, student: student, seed: seed, policy: policy, integrity: integrity, labs: ordered,
+            elapsedSeconds: Date().timeIntervalSince(started), harnessFailure: failure, notes: notes)
     }
 
     /// The tamper check for grading the package at `root`: against `trusted` when given (the
@@ -378,23 +439,30 @@ extension Grader {
     /// package's own `racelab-kit.json`; unchecked when there is none (not a student kit).
     public static func integrity(of root: URL?, trusted: KitManifest?) -> GradeIntegrity {
         guard let root else {
-            return GradeIntegrity(status: .unchecked, manifestDigest: nil, findings: [],
-                                  message: "the package's sources were not found, so the tamper check was skipped")
+            return GradeIntegrity(
+                status: .unchecked, manifestDigest: nil, findings: [],
+                message: "the package's sources were not found, so the tamper check was skipped")
         }
         guard let manifest = trusted ?? KitManifest.read(packageAt: root) else {
-            return GradeIntegrity(status: .unchecked, manifestDigest: nil, findings: [],
-                                  message: "no \(KitManifest.fileName): this is not a student kit, so the tamper check was skipped")
+            return GradeIntegrity(
+                status: .unchecked, manifestDigest: nil, findings: [],
+                message: "no \(KitManifest.fileName): this is not a student kit, so the tamper check was skipped")
         }
         let findings = TamperCheck.check(root, against: manifest, checkManifestCopy: trusted != nil)
         if findings.isEmpty {
-            return GradeIntegrity(status: .verified, manifestDigest: manifest.digest, findings: [],
-                                  message: "only exercise files differ from the kit (\(manifest.files.count) files checked)")
+            return GradeIntegrity(
+                status: .verified, manifestDigest: manifest.digest, findings: [],
+                message: "only exercise files differ from the kit (\(manifest.files.count) files checked)")
         }
         if !findings.contains(where: { $0.kind == .manifest || TamperCheck.affectsBuild($0.path) }) {
-            return GradeIntegrity(status: .ignored, manifestDigest: manifest.digest, findings: findings,
-                                  message: "changed outside the exercise files, in files the build does not use (ignored): \(TamperCheck.summary(findings))")
+            return GradeIntegrity(
+                status: .ignored, manifestDigest: manifest.digest, findings: findings,
+                message:
+                    "changed outside the exercise files, in files the build does not use (ignored): \(TamperCheck.summary(findings))"
+            )
         }
-        return GradeIntegrity(status: .tampered, manifestDigest: manifest.digest, findings: findings,
-                              message: "changed outside the exercise files: \(TamperCheck.summary(findings))")
+        return GradeIntegrity(
+            status: .tampered, manifestDigest: manifest.digest, findings: findings,
+            message: "changed outside the exercise files: \(TamperCheck.summary(findings))")
     }
 }

@@ -36,7 +36,9 @@ public struct GraderAgreement {
             message = grade.message
         }
 
-        public init(seed: UInt64, passed: Bool, score: Double, maxScore: Double, status: LabGrade.Status, message: String) {
+        public init(
+            seed: UInt64, passed: Bool, score: Double, maxScore: Double, status: LabGrade.Status, message: String
+        ) {
             self.seed = seed
             self.passed = passed
             self.score = score
@@ -45,7 +47,9 @@ public struct GraderAgreement {
             self.message = message
         }
 
-        var text: String { "\(passed ? "PASS" : "FAIL") \(Grader.points(score))/\(Grader.points(maxScore)) (\(status.rawValue), seed \(seed))" }
+        var text: String {
+            "\(passed ? "PASS" : "FAIL") \(Grader.points(score))/\(Grader.points(maxScore)) (\(status.rawValue), seed \(seed))"
+        }
     }
 
     public struct Row: Codable, Sendable, Equatable {
@@ -81,7 +85,8 @@ public struct GraderAgreement {
             var measured: StressPlan?
             func plan() -> StressPlan {
                 if let measured { return measured }
-                let (made, _) = check.stressPlan(for: lab, calibrations: corpus.calibrations, measureIfMissing: true, onProgress: onProgress)
+                let (made, _) = check.stressPlan(
+                    for: lab, calibrations: corpus.calibrations, measureIfMissing: true, onProgress: onProgress)
                 measured = made
                 return made
             }
@@ -93,12 +98,16 @@ public struct GraderAgreement {
                 let (text, violations) = corpus.checked(lab, variant)
                 let result: LabGrade
                 if violations.isEmpty {
-                    result = check.grade(lab, variant: variant, stress: plan()) { onProgress("\(lab.id) \(variant.name), as check: \($0)") }
+                    result = check.grade(lab, variant: variant, stress: plan()) {
+                        onProgress("\(lab.id) \(variant.name), as check: \($0)")
+                    }
                     toGrade.append((lab, variant, plan()))
                 } else {
-                    let rejectedPlan = StressPlan.make(lab, calibration: corpus.calibrations?.current(for: lab), policy: check.policy)
+                    let rejectedPlan = StressPlan.make(
+                        lab, calibration: corpus.calibrations?.current(for: lab), policy: check.policy)
                     result = check.rejected(lab, variant: variant, stress: rejectedPlan, violations: violations)
-                    graded[variant.name] = grade.rejected(lab, variant: variant, stress: rejectedPlan, violations: violations)
+                    graded[variant.name] = grade.rejected(
+                        lab, variant: variant, stress: rejectedPlan, violations: violations)
                 }
                 checked.append((variant, CorpusBenchmark.about(text), result, Date().timeIntervalSince(started)))
             }
@@ -111,9 +120,11 @@ public struct GraderAgreement {
             for fix in checked {
                 guard let other = graded[fix.variant.name] else { continue }
                 let ran = toGrade.contains { $0.1.name == fix.variant.name }
-                rows.append(Row(lab: lab.id, variant: fix.variant.name, kind: fix.variant.kind, about: fix.about,
-                                check: Side(fix.grade, seed: check.seed), grade: Side(other, seed: grade.seed),
-                                seconds: fix.seconds + (ran ? share : 0)))
+                rows.append(
+                    Row(
+                        lab: lab.id, variant: fix.variant.name, kind: fix.variant.kind, about: fix.about,
+                        check: Side(fix.grade, seed: check.seed), grade: Side(other, seed: grade.seed),
+                        seconds: fix.seconds + (ran ? share : 0)))
             }
         }
         return rows
@@ -138,10 +149,13 @@ public struct GraderAgreement {
         out.append("Disagreements: \(disagreements.count) (goal 0). Wall time: \(String(format: "%.0f", seconds)) s.")
         for row in disagreements {
             out.append("")
-            out.append("DISAGREE \(row.lab) \(row.variant) (\(row.kind.rawValue)\(row.about.isEmpty ? "" : ": \(row.about)"))")
+            out.append(
+                "DISAGREE \(row.lab) \(row.variant) (\(row.kind.rawValue)\(row.about.isEmpty ? "" : ": \(row.about)"))")
             out.append("  check: \(row.check.text)")
             out.append("  grade: \(row.grade.text)")
-            out.append("  \(row.check.passed ? "grade" : "check") said: \(row.check.passed ? row.grade.message : row.check.message)")
+            out.append(
+                "  \(row.check.passed ? "grade" : "check") said: \(row.check.passed ? row.grade.message : row.check.message)"
+            )
         }
         return out.joined(separator: "\n")
     }

@@ -16,7 +16,9 @@ public enum GradescopeAutograder {
         public var kit: StudentKit.Summary
     }
 
-    public static func export(from root: URL, to file: URL, workflow: ClassroomWorkflow?) throws(StudentKit.ExportError) -> Summary {
+    public static func export(from root: URL, to file: URL, workflow: ClassroomWorkflow?) throws(StudentKit.ExportError)
+        -> Summary
+    {
         let staging: URL
         do { staging = try RunFolder.privateFolder(named: "racelab-gradescope") } catch {
             throw StudentKit.ExportError(error.description)
@@ -29,8 +31,12 @@ public enum GradescopeAutograder {
         let kit = try StudentKit.export(from: root, to: kitFolder, workflow: workflow)
         var archive = ZipArchive()
         for name in scripts {
-            guard let data = FileManager.default.contents(atPath: root.appendingPathComponent("\(scriptFolder)/\(name)").path) else {
-                throw StudentKit.ExportError("\(scriptFolder)/\(name) is missing from the package; it is what Gradescope runs")
+            guard
+                let data = FileManager.default.contents(
+                    atPath: root.appendingPathComponent("\(scriptFolder)/\(name)").path)
+            else {
+                throw StudentKit.ExportError(
+                    "\(scriptFolder)/\(name) is missing from the package; it is what Gradescope runs")
             }
             archive.add(name, data, executable: true)
         }

@@ -26,41 +26,41 @@ public enum KitLabChecks {
             "    func \(testName(lab, index: index + 1))() throws { try check(\"\(lab)\") }"
         }
         return """
-        // Your labs, one test each, in the order of the course (written by `racelab export`).
-        // Each runs `racelab check LAB` on your exercise, exactly as the grader will, and fails
-        // with what it says until the exercise passes. Run one: swift test --sanitize=thread
-        // --filter \(testName(labs.first ?? "list-adder", index: 1))
-        import Foundation
-        import XCTest
+            // Your labs, one test each, in the order of the course (written by `racelab export`).
+            // Each runs `racelab check LAB` on your exercise, exactly as the grader will, and fails
+            // with what it says until the exercise passes. Run one: swift test --sanitize=thread
+            // --filter \(testName(labs.first ?? "list-adder", index: 1))
+            import Foundation
+            import XCTest
 
-        final class LabChecks: XCTestCase {
-        \(methods.joined(separator: "\n"))
+            final class LabChecks: XCTestCase {
+            \(methods.joined(separator: "\n"))
 
-            /// `racelab check LAB` from this kit's build; a failure carries its whole feedback.
-            private func check(_ lab: String, file: StaticString = #filePath, line: UInt = #line) throws {
-                let kit = URL(fileURLWithPath: "\\(file)").deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-                let racelab = try XCTUnwrap(Self.racelab(), "racelab was not built next to the tests; run make build first")
-                let process = Process()
-                process.executableURL = racelab
-                process.arguments = ["check", lab]
-                process.currentDirectoryURL = kit
-                let output = Pipe()
-                process.standardOutput = output
-                process.standardError = output
-                try process.run()
-                let feedback = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                process.waitUntilExit()
-                XCTAssertEqual(process.terminationStatus, 0, "\\(lab): not fixed yet\\n\\(feedback)", file: file, line: line)
+                /// `racelab check LAB` from this kit's build; a failure carries its whole feedback.
+                private func check(_ lab: String, file: StaticString = #filePath, line: UInt = #line) throws {
+                    let kit = URL(fileURLWithPath: "\\(file)").deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                    let racelab = try XCTUnwrap(Self.racelab(), "racelab was not built next to the tests; run make build first")
+                    let process = Process()
+                    process.executableURL = racelab
+                    process.arguments = ["check", lab]
+                    process.currentDirectoryURL = kit
+                    let output = Pipe()
+                    process.standardOutput = output
+                    process.standardError = output
+                    try process.run()
+                    let feedback = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                    process.waitUntilExit()
+                    XCTAssertEqual(process.terminationStatus, 0, "\\(lab): not fixed yet\\n\\(feedback)", file: file, line: line)
+                }
+
+                /// The racelab program built with these tests (beside the test bundle).
+                private static func racelab() -> URL? {
+                    let bundle = Bundle(for: LabChecks.self).bundleURL
+                    return [bundle, bundle.deletingLastPathComponent()].map { $0.appendingPathComponent("racelab") }
+                        .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+                }
             }
 
-            /// The racelab program built with these tests (beside the test bundle).
-            private static func racelab() -> URL? {
-                let bundle = Bundle(for: LabChecks.self).bundleURL
-                return [bundle, bundle.deletingLastPathComponent()].map { $0.appendingPathComponent("racelab") }
-                    .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-            }
-        }
-
-        """
+            """
     }
 }

@@ -9,7 +9,7 @@ import TSanReports
 public struct KitManifest: Codable, Sendable, Equatable {
     public static let fileName = "racelab-kit.json"
     /// The folders a kit is made of, besides the files at the package's top level.
-    public static let directories = ["Sources", "Labs", "Tests", "Grading", "scripts"]
+    public static let directories = ["Sources", "Labs", "Tests", "Grading", "scripts", "docs"]
 
     public var format = 1
     public var createdAt: String
@@ -43,8 +43,11 @@ public struct KitManifest: Codable, Sendable, Equatable {
     /// (`Tests/GradingCorpus/`, `Sources/CorpusCatalog/`).
     public static func isSolution(_ path: String) -> Bool {
         let parts = path.split(separator: "/")
-        if parts.count == 3 && parts[0] == "Labs" && parts[2].hasPrefix("Fixed") && parts[2].hasSuffix(".swift") { return true }
-        return path.hasPrefix("Sources/SolutionCatalog/") || path.hasPrefix("Sources/CorpusCatalog/") || path.hasPrefix("Tests/GradingCorpus/")
+        if parts.count == 3 && parts[0] == "Labs" && parts[2].hasPrefix("Fixed") && parts[2].hasSuffix(".swift") {
+            return true
+        }
+        return path.hasPrefix("Sources/SolutionCatalog/") || path.hasPrefix("Sources/CorpusCatalog/")
+            || path.hasPrefix("Tests/GradingCorpus/")
     }
 
     // MARK: Files on disk
@@ -99,10 +102,12 @@ public struct KitManifest: Codable, Sendable, Equatable {
 
     /// The lab folders the kit's exercises are in ("ListAdder"), sorted.
     public var labFolders: [String] {
-        Set(editable.compactMap { path -> String? in
-            let parts = path.split(separator: "/")
-            return parts.count >= 3 && parts[0] == "Labs" ? String(parts[1]) : nil
-        }).sorted()
+        Set(
+            editable.compactMap { path -> String? in
+                let parts = path.split(separator: "/")
+                return parts.count >= 3 && parts[0] == "Labs" ? String(parts[1]) : nil
+            }
+        ).sorted()
     }
 
     /// A lab's id from its folder's name, as the labs are named: "ListAdder" -> "list-adder",
@@ -112,8 +117,9 @@ public struct KitManifest: Codable, Sendable, Equatable {
         var id = ""
         for (index, letter) in letters.enumerated() {
             if letter.isUppercase, index > 0,
-               letters[index - 1].isLowercase || letters[index - 1].isNumber
-                || (index + 1 < letters.count && letters[index + 1].isLowercase && letters[index - 1].isUppercase) {
+                letters[index - 1].isLowercase || letters[index - 1].isNumber
+                    || (index + 1 < letters.count && letters[index + 1].isLowercase && letters[index - 1].isUppercase)
+            {
                 id += "-"
             }
             id += letter.lowercased()

@@ -36,11 +36,18 @@ public enum LearnerMinutes {
         for path in paths {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-                throw InputError(description: "'\(path)' is not there: give progress files (.racelab/progress.json) or folders of students' kits")
+                throw InputError(
+                    description:
+                        "'\(path)' is not there: give progress files (.racelab/progress.json) or folders of students' kits"
+                )
             }
-            let found = isFolder.boolValue ? progressFiles(in: URL(fileURLWithPath: path)) : [URL(fileURLWithPath: path)]
+            let found =
+                isFolder.boolValue ? progressFiles(in: URL(fileURLWithPath: path)) : [URL(fileURLWithPath: path)]
             guard !found.isEmpty else {
-                throw InputError(description: "no progress file in '\(path)': looked for \(StudentProgress.relativePath) in it and in each of its sub-folders")
+                throw InputError(
+                    description:
+                        "no progress file in '\(path)': looked for \(StudentProgress.relativePath) in it and in each of its sub-folders"
+                )
             }
             for file in found {
                 switch StudentProgress.read(from: file) {
@@ -64,11 +71,12 @@ public enum LearnerMinutes {
         labs.map { lab in
             let timelines = progresses.compactMap { $0.timelines[lab] }
             let passed = timelines.filter { $0.firstPassed != nil }
-            return Row(lab: lab, started: timelines.count, passed: passed.count,
-                       medianMinutes: percentile(passed.compactMap(\.minutesToPass), 50),
-                       slowMinutes: percentile(passed.compactMap(\.minutesToPass), 80),
-                       medianChecks: percentile(passed.map { Double($0.checksToPass) }, 50),
-                       medianHints: percentile(passed.map { Double($0.hintsToPass) }, 50))
+            return Row(
+                lab: lab, started: timelines.count, passed: passed.count,
+                medianMinutes: percentile(passed.compactMap(\.minutesToPass), 50),
+                slowMinutes: percentile(passed.compactMap(\.minutesToPass), 80),
+                medianChecks: percentile(passed.map { Double($0.checksToPass) }, 50),
+                medianHints: percentile(passed.map { Double($0.hintsToPass) }, 50))
         }
     }
 
@@ -85,12 +93,17 @@ public enum LearnerMinutes {
         func count(_ value: Double?) -> String { value.map { String(format: "%g", $0) } ?? "-" }
         let header = ["#", "LAB", "BEGAN", "PASSED", "MINUTES (MEDIAN)", "4 IN 5 WITHIN", "CHECKS", "HINTS"]
         let cells = rows.enumerated().map { index, row in
-            ["\(index + 1)", row.lab, "\(row.started)", "\(row.passed)", minutes(row.medianMinutes), minutes(row.slowMinutes),
-             count(row.medianChecks), count(row.medianHints)]
+            [
+                "\(index + 1)", row.lab, "\(row.started)", "\(row.passed)", minutes(row.medianMinutes),
+                minutes(row.slowMinutes),
+                count(row.medianChecks), count(row.medianHints)
+            ]
         }
         var lines = GradeText.table(header, cells)
         lines.append("")
-        lines.append("\(students) progress file(s). MINUTES: from a student's first `racelab check` or hint of the lab (make lab")
+        lines.append(
+            "\(students) progress file(s). MINUTES: from a student's first `racelab check` or hint of the lab (make lab"
+        )
         lines.append("starts with a check) to their first passing check, over those who passed; CHECKS and HINTS: the")
         lines.append("median number each used up to that pass.")
         return lines.joined(separator: "\n")

@@ -24,8 +24,10 @@ public enum LessonHints {
         }
         var hints: [String] = []
         let checks = info.invariants.map { "- \($0)" }.joined(separator: "\n")
-        hints.append("What the harness checks, in every run of your exercise:\n\(checks)\n"
-            + "The broken code is caught by: \(info.expectedDetectors.map(\.rawValue).joined(separator: ", ")). The bug: \(info.bug).")
+        hints.append(
+            "What the harness checks, in every run of your exercise:\n\(checks)\n"
+                + "The broken code is caught by: \(info.expectedDetectors.map(\.rawValue).joined(separator: ", ")). The bug: \(info.bug)."
+        )
         for block in blocks(markdown) {
             guard let range = block.range(of: "Hint:") else { continue }
             let text = String(block[range.upperBound...]).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -95,16 +97,20 @@ public enum LessonHints {
     static func listItemsOrParagraph(_ block: String) -> [String] {
         let lines = block.components(separatedBy: "\n")
         func isItem(_ line: String) -> Bool {
-            line.hasPrefix("- ") || line.hasPrefix("* ") || line.range(of: #"^\d+\. "#, options: .regularExpression) != nil
+            line.hasPrefix("- ") || line.hasPrefix("* ")
+                || line.range(of: #"^\d+\. "#, options: .regularExpression) != nil
         }
         guard let first = lines.first, isItem(first) else {
-            return [lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")]  // one line per paragraph
+            // one line per paragraph
+            return [lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")]
         }
         var items: [String] = []
         for line in lines {
             if isItem(line) {
-                let text = line.hasPrefix("- ") || line.hasPrefix("* ")
-                    ? String(line.dropFirst(2)) : line.replacingOccurrences(of: #"^\d+\. "#, with: "", options: .regularExpression)
+                let text =
+                    line.hasPrefix("- ") || line.hasPrefix("* ")
+                    ? String(line.dropFirst(2))
+                    : line.replacingOccurrences(of: #"^\d+\. "#, with: "", options: .regularExpression)
                 items.append(text)
             } else if !items.isEmpty {
                 items[items.count - 1] += " " + line.trimmingCharacters(in: .whitespaces)

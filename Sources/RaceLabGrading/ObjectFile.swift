@@ -49,22 +49,37 @@ public struct ObjectFile: Sendable {
         guard bytes.count >= 64, bytes[0] == 0x7F, bytes[1] == 0x45, bytes[2] == 0x4C, bytes[3] == 0x46 else {
             throw ReadError(description: "\(name) is not an ELF object file")
         }
-        guard bytes[4] == 2, bytes[5] == 1 else { throw ReadError(description: "\(name) is not a 64-bit little-endian ELF file") }
+        guard bytes[4] == 2, bytes[5] == 1 else {
+            throw ReadError(description: "\(name) is not a 64-bit little-endian ELF file")
+        }
         guard let sectionTable = reader.u64(0x28), let entrySize = reader.u16(0x3A), let count = reader.u16(0x3C),
-              let namesIndex = reader.u16(0x3E), entrySize >= 64, count < 65_000 else {
+            let namesIndex = reader.u16(0x3E), entrySize >= 64, count < 65_000
+        else {
             throw ReadError(description: "\(name): damaged ELF header")
         }
-        struct Header { var name: Int; var type: UInt32; var offset: Int; var size: Int; var link: Int; var info: Int; var entrySize: Int }
+        struct Header {
+            var name: Int
+            var type: UInt32
+            var offset: Int
+            var size: Int
+            var link: Int
+            var info: Int
+            var entrySize: Int
+        }
         var headers: [Header] = []
         for index in 0..<Int(count) {
             let base = Int(sectionTable) + index * Int(entrySize)
-            guard let nameOffset = reader.u32(base), let type = reader.u32(base + 4), let offset = reader.u64(base + 24),
-                  let size = reader.u64(base + 32), let link = reader.u32(base + 40), let info = reader.u32(base + 44),
-                  let itemSize = reader.u64(base + 56), offset <= UInt64(bytes.count), size <= UInt64(bytes.count) else {
+            guard let nameOffset = reader.u32(base), let type = reader.u32(base + 4),
+                let offset = reader.u64(base + 24),
+                let size = reader.u64(base + 32), let link = reader.u32(base + 40), let info = reader.u32(base + 44),
+                let itemSize = reader.u64(base + 56), offset <= UInt64(bytes.count), size <= UInt64(bytes.count)
+            else {
                 throw ReadError(description: "\(name): damaged section table")
             }
-            headers.append(Header(name: Int(nameOffset), type: type, offset: Int(offset), size: Int(size),
-                                  link: Int(link), info: Int(info), entrySize: Int(itemSize)))
+            headers.append(
+                Header(
+                    name: Int(nameOffset), type: type, offset: Int(offset), size: Int(size),
+                    link: Int(link), info: Int(info), entrySize: Int(itemSize)))
         }
         guard Int(namesIndex) < headers.count else { throw ReadError(description: "\(name): no section names") }
         let sectionNames = headers[Int(namesIndex)]
@@ -83,12 +98,16 @@ public struct ObjectFile: Sendable {
             let size = max(table.entrySize, 24)
             for index in 0..<(table.size / size) {
                 let base = table.offset + index * size
-                guard let nameOffset = reader.u32(base), let info = reader.u8(base + 4), let sectionIndex = reader.u16(base + 6),
-                      let value = reader.u64(base + 8), let size = reader.u64(base + 16) else { break }
+                guard let nameOffset = reader.u32(base), let info = reader.u8(base + 4),
+                    let sectionIndex = reader.u16(base + 6),
+                    let value = reader.u64(base + 8), let size = reader.u64(base + 16)
+                else { break }
                 let binding = info >> 4
                 let isSection = info & 0xF == 3 && Int(sectionIndex) < names.count
-                let symbol = Symbol(name: isSection ? names[Int(sectionIndex)] : string(in: strings, at: Int(nameOffset)), isDefined: sectionIndex != 0,
-                                    isGlobal: binding == 1 || binding == 2, isWeak: binding == 2)
+                let symbol = Symbol(
+                    name: isSection ? names[Int(sectionIndex)] : string(in: strings, at: Int(nameOffset)),
+                    isDefined: sectionIndex != 0,
+                    isGlobal: binding == 1 || binding == 2, isWeak: binding == 2)
                 symbolsByIndex[index] = symbol
                 if !symbol.name.isEmpty && !isSection { symbols.append(symbol) }
                 if info & 0xF == 2, sectionIndex != 0 {  // STT_FUNC
@@ -104,7 +123,9 @@ public struct ObjectFile: Sendable {
             let size = max(header.entrySize, header.type == 4 ? 24 : 16)
             let covering = functions[header.info] ?? []
             for index in 0..<(header.size / size) {
-                guard let offset = reader.u64(header.offset + index * size), let info = reader.u64(header.offset + index * size + 8) else { break }
+                guard let offset = reader.u64(header.offset + index * size),
+                    let info = reader.u64(header.offset + index * size + 8)
+                else { break }
                 guard let symbol = symbolsByIndex[Int(info >> 32)] else { continue }
                 let function = covering.first { offset >= $0.start && offset < $0.end }?.name
                 sections[header.info].uses.append(Use(target: symbol.name, function: function))

@@ -9,8 +9,10 @@ public enum PackageRoot {
     /// The package this racelab was built from (two folders above a lab's folder, as compiled),
     /// when that folder still holds Package.swift; otherwise the first folder from the current
     /// directory upward that holds Package.swift and Labs/.
-    public static func locate(_ registry: LabRegistry?,
-                              currentDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) -> URL? {
+    public static func locate(
+        _ registry: LabRegistry?,
+        currentDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    ) -> URL? {
         if let folder = registry?.labs.first?.info.folder {
             let root = folder.deletingLastPathComponent().deletingLastPathComponent()
             if isPackage(root) { return root.standardizedFileURL }
@@ -35,7 +37,9 @@ public enum PackageRoot {
     /// `path` relative to `root` ("Labs/ListAdder/Exercise.swift"), or the path itself when it
     /// lies outside.
     public static func relative(_ path: String, to root: URL) -> String {
-        let prefix = root.standardizedFileURL.path.hasSuffix("/") ? root.standardizedFileURL.path : root.standardizedFileURL.path + "/"
+        let prefix =
+            root.standardizedFileURL.path.hasSuffix("/")
+            ? root.standardizedFileURL.path : root.standardizedFileURL.path + "/"
         return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
     }
 }

@@ -43,7 +43,8 @@ public struct StressCalibration: Codable, Sendable, Equatable {
     /// One-sided 95% lower bound on `perIteration` (Poisson count, Wilson-Hilferty chi-square).
     public var perIterationLowerBound: Double {
         guard detections > 0, trials > 0 else { return 0 }
-        let k = Double(2 * detections), z = -1.6448536
+        let k = Double(2 * detections)
+        let z = -1.6448536
         let chiSquare = k * pow(1 - 2 / (9 * k) + z * (2 / (9 * k)).squareRoot(), 3)
         return min(perIteration, max(0, chiSquare / 2 / Double(trials)))
     }
@@ -68,7 +69,9 @@ public struct StressCalibration: Codable, Sendable, Equatable {
     public var summary: String {
         var text = "broken variant caught in \(detections) of \(samples) stress runs"
         if detections > 0 { text += " within \(longestToDetection) iteration(s)" }
-        text += String(format: " (%d iterations in all: %.3g per iteration, at least %.3g)", trials, perIteration, perIterationLowerBound)
+        text += String(
+            format: " (%d iterations in all: %.3g per iteration, at least %.3g)", trials, perIteration,
+            perIterationLowerBound)
         if scriptedRuns > 0 { text += "; scripted: caught in \(scriptedCaught) of \(scriptedRuns) runs" }
         return text
     }
@@ -102,7 +105,9 @@ public struct CalibrationFile: Codable, Sendable {
         // Arrays of numbers and booleans on one line each: hundreds of samples stay readable.
         let scalars = try NSRegularExpression(pattern: #"\[\s*\n([\s0-9a-z.,-]*?)\n\s*\]"#)
         for match in scalars.matches(in: text, range: NSRange(text.startIndex..., in: text)).reversed() {
-            guard let whole = Range(match.range, in: text), let inner = Range(match.range(at: 1), in: text) else { continue }
+            guard let whole = Range(match.range, in: text), let inner = Range(match.range(at: 1), in: text) else {
+                continue
+            }
             let items = text[inner].split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
             text.replaceSubrange(whole, with: "[" + items.joined(separator: ", ") + "]")
         }
@@ -140,7 +145,8 @@ public enum Calibrator {
     public static func sourceDigest(_ lab: Lab) -> String? {
         let folder = lab.info.folder
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return nil }
-        let relevant = names.filter { $0 == "Scenario.swift" || ($0.hasPrefix("Broken") && $0.hasSuffix(".swift")) }.sorted()
+        let relevant = names.filter { $0 == "Scenario.swift" || ($0.hasPrefix("Broken") && $0.hasSuffix(".swift")) }
+            .sorted()
         guard relevant.contains("Scenario.swift") else { return nil }
         var hasher = SHA256()
         for name in relevant {
@@ -153,17 +159,21 @@ public enum Calibrator {
     /// Runs the broken variant `settings.samples` times in stress mode (each up to
     /// `iterationCap` iterations, stopping at the first detection) and `scriptedRuns` times
     /// scripted. nil when the lab has no broken variant.
-    public static func measure(_ lab: Lab, executable: URL, settings: Settings = Settings(),
-                               onRun: @escaping @Sendable (String) -> Void = { _ in }) -> StressCalibration? {
+    public static func measure(
+        _ lab: Lab, executable: URL, settings: Settings = Settings(),
+        onRun: @escaping @Sendable (String) -> Void = { _ in }
+    ) -> StressCalibration? {
         guard let broken = lab.variants.first(where: { $0.kind == .broken }) else { return nil }
-        var stress = RunSettings(executable: executable, iterations: settings.iterationCap, runs: settings.samples, seed: settings.seed)
+        var stress = RunSettings(
+            executable: executable, iterations: settings.iterationCap, runs: settings.samples, seed: settings.seed)
         stress.programName = "racelab"
         stress.jobs = settings.jobs
         let stressOutcome = LabRunner.run(lab, variant: broken, mode: .stress, settings: stress) {
             onRun("stress run \($0)/\(settings.samples)")
         }
         let judged = stressOutcome.runs.filter { $0.harnessError == nil }
-        var scriptedCaught = 0, scriptedRuns = 0
+        var scriptedCaught = 0
+        var scriptedRuns = 0
         if settings.scriptedRuns > 0 {
             var scripted = RunSettings(executable: executable, runs: settings.scriptedRuns, seed: settings.seed)
             scripted.jobs = settings.jobs

@@ -8,22 +8,27 @@ public enum StudentFeedback {
     public static func render(_ grade: LabGrade, seed: UInt64, warnings: [String], hintCount: Int) -> String {
         var out: [String] = []
         out.append("Checking \(grade.lab): \(grade.title)")
-        out.append("Your file: \(grade.exerciseFile). The grader's own scripted, explore and stress passes, base seed \(seed).")
+        out.append(
+            "Your file: \(grade.exerciseFile). The grader's own scripted, explore and stress passes, base seed \(seed)."
+        )
         for warning in warnings { out.append("warning: \(warning)") }
         out.append("")
         if grade.status == .rejected {
             out.append("NOT RUN: your exercise holds something the grader refuses, so it was not run at all.")
             for violation in grade.violations ?? [] { out.append("  \(violation)") }
             out.append("")
-            out.append("REJECTED: \(Grader.points(grade.score))/\(Grader.points(grade.maxScore)). A fix needs none of the above: remove it and check again.")
+            out.append(
+                "REJECTED: \(Grader.points(grade.score))/\(Grader.points(grade.maxScore)). A fix needs none of the above: remove it and check again."
+            )
             return out.joined(separator: "\n")
         }
         for pass in grade.passes {
-            let how = switch pass.mode {
-            case .scripted: "the bad interleaving forced at the lab's checkpoints"
-            case .explore: "that pause moved to every other checkpoint arrival in turn"
-            case .stress: "random timing"
-            }
+            let how =
+                switch pass.mode {
+                case .scripted: "the bad interleaving forced at the lab's checkpoints"
+                case .explore: "that pause moved to every other checkpoint arrival in turn"
+                case .stress: "random timing"
+                }
             if pass.status == .passed {
                 out.append("\(pass.name) (\(pass.size), \(how)): passed, \(pass.summary)")
             } else {
@@ -36,7 +41,9 @@ public enum StudentFeedback {
         let points = "\(Grader.points(grade.score))/\(Grader.points(grade.maxScore))"
         switch grade.status {
         case .passed:
-            out.append("PASSING: \(points). An unfixed exercise would pass the stress pass with chance \(grade.stress.chanceText).")
+            out.append(
+                "PASSING: \(points). An unfixed exercise would pass the stress pass with chance \(grade.stress.chanceText)."
+            )
             out.append("`racelab progress` shows every lab.")
         case .tampered:
             out.append("NOT PASSING: \(points). A run sent a result of its own making; the harness does not accept it.")
@@ -46,9 +53,11 @@ public enum StudentFeedback {
             out.append("NOT JUDGED: \(points). The harness could not judge a run (see above); this is not a pass.")
         case .partial, .failed:
             let headline = grade.passes.lazy.compactMap { $0.problems.first?.headline }.first
-            out.append("NOT PASSING YET: \(points)" + (headline.map { ": \($0)." } ?? ".") + " The lab's bug: \(grade.bug).")
+            out.append(
+                "NOT PASSING YET: \(points)" + (headline.map { ": \($0)." } ?? ".") + " The lab's bug: \(grade.bug).")
             if hintCount > 0 {
-                out.append("Stuck? `racelab hint \(grade.lab)` shows the lesson's hints one at a time (\(hintCount) in all).")
+                out.append(
+                    "Stuck? `racelab hint \(grade.lab)` shows the lesson's hints one at a time (\(hintCount) in all).")
             }
         }
         return out.joined(separator: "\n")
@@ -59,9 +68,12 @@ public enum StudentFeedback {
     public static func staleExercises(of lab: Lab, root: URL?, executable: URL) -> [String] {
         guard let root else { return [] }
         let fileManager = FileManager.default
-        guard let built = (try? fileManager.attributesOfItem(atPath: executable.path)[.modificationDate]) as? Date else { return [] }
+        guard let built = (try? fileManager.attributesOfItem(atPath: executable.path)[.modificationDate]) as? Date
+        else { return [] }
         return StudentProgress.exerciseFiles(of: lab, root: root).filter { path in
-            let modified = (try? fileManager.attributesOfItem(atPath: root.appendingPathComponent(path).path)[.modificationDate]) as? Date
+            let modified =
+                (try? fileManager.attributesOfItem(atPath: root.appendingPathComponent(path).path)[.modificationDate])
+                as? Date
             return modified.map { $0 > built } ?? false
         }
     }
@@ -71,9 +83,13 @@ public enum StudentFeedback {
         guard let root else { return [] }
         var warnings: [String] = []
         if let manifest = KitManifest.read(packageAt: root) {
-            let findings = TamperCheck.check(root, against: manifest, checkManifestCopy: false).filter { TamperCheck.affectsBuild($0.path) }
+            let findings = TamperCheck.check(root, against: manifest, checkManifestCopy: false).filter {
+                TamperCheck.affectsBuild($0.path)
+            }
             if !findings.isEmpty {
-                warnings.append("the grader will report this kit as tampered (only exercise files may change): \(TamperCheck.summary(findings))")
+                warnings.append(
+                    "the grader will report this kit as tampered (only exercise files may change): \(TamperCheck.summary(findings))"
+                )
             }
         }
         return warnings

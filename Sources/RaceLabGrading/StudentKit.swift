@@ -26,7 +26,9 @@ public enum StudentKit {
 
     /// `workflow`: written to `.github/workflows/racelab.yml` (outside the manifest: the workflow
     /// is the student's to run, and grade-all never reads it).
-    public static func export(from root: URL, to destination: URL, workflow: ClassroomWorkflow? = nil) throws(ExportError) -> Summary {
+    public static func export(from root: URL, to destination: URL, workflow: ClassroomWorkflow? = nil)
+        throws(ExportError) -> Summary
+    {
         let fileManager = FileManager.default
         let source = root.standardizedFileURL
         let target = destination.standardizedFileURL
@@ -36,7 +38,8 @@ public enum StudentKit {
         for directory in KitManifest.directories {
             let inside = source.appendingPathComponent(directory).path + "/"
             if (target.path + "/").hasPrefix(inside) {
-                throw ExportError("'\(destination.path)' lies inside the package's \(directory)/; give a folder outside it")
+                throw ExportError(
+                    "'\(destination.path)' lies inside the package's \(directory)/; give a folder outside it")
             }
         }
         let all = KitManifest.packageFiles(under: source).filter { !KitLabChecks.staysInProject($0) }

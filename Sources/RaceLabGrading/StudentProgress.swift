@@ -18,7 +18,9 @@ public struct StudentProgress: Codable, Sendable, Equatable {
         public var checkedAt: String
         public var seed: UInt64
 
-        public init(passing: Bool, score: Double, maxScore: Double, exerciseHash: String, checkedAt: String, seed: UInt64) {
+        public init(
+            passing: Bool, score: Double, maxScore: Double, exerciseHash: String, checkedAt: String, seed: UInt64
+        ) {
             self.passing = passing
             self.score = score
             self.maxScore = maxScore
@@ -88,7 +90,9 @@ public struct StudentProgress: Codable, Sendable, Equatable {
     /// The progress in `url`; a missing file is fresh progress.
     public static func read(from url: URL?) -> Reading {
         guard let url, FileManager.default.fileExists(atPath: url.path) else { return .fresh(StudentProgress()) }
-        guard let data = try? Data(contentsOf: url), let progress = try? decoder.decode(StudentProgress.self, from: data) else {
+        guard let data = try? Data(contentsOf: url),
+            let progress = try? decoder.decode(StudentProgress.self, from: data)
+        else {
             return .corrupt("\(url.path) is not readable progress; it was left as it is")
         }
         return .fresh(progress)
@@ -106,7 +110,9 @@ public struct StudentProgress: Codable, Sendable, Equatable {
     /// corrupt file is kept aside as `<file>.corrupt-<time>` and named in the returned warning;
     /// it is never silently replaced.
     @discardableResult
-    public static func update(at url: URL?, _ change: (inout StudentProgress) -> Void) throws -> (progress: StudentProgress, warning: String?) {
+    public static func update(at url: URL?, _ change: (inout StudentProgress) -> Void) throws -> (
+        progress: StudentProgress, warning: String?
+    ) {
         guard let url else {
             var progress = StudentProgress()
             change(&progress)
@@ -114,7 +120,9 @@ public struct StudentProgress: Codable, Sendable, Equatable {
         }
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let lock = open(url.path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard lock >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: url.path + ".lock"]) }
+        guard lock >= 0 else {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: url.path + ".lock"])
+        }
         defer { close(lock) }
         while flock(lock, LOCK_EX) != 0 && errno == EINTR {}
         defer { flock(lock, LOCK_UN) }
@@ -124,7 +132,9 @@ public struct StudentProgress: Codable, Sendable, Equatable {
         case .fresh(let value):
             progress = value
         case .corrupt:
-            let aside = url.path + ".corrupt-" + ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: ":", with: "")
+            let aside =
+                url.path + ".corrupt-"
+                + ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: ":", with: "")
             try FileManager.default.moveItem(atPath: url.path, toPath: aside)
             warning = "\(url.path) could not be read; it was kept as \(aside) and progress starts again"
             progress = StudentProgress()
@@ -185,27 +195,39 @@ public struct StudentProgress: Codable, Sendable, Equatable {
         registry.labs.map { lab in
             let files = Self.exerciseFiles(of: lab, root: root)
             let pristine = manifest.map { manifest in
-                !files.isEmpty && files.allSatisfy { path in
-                    manifest.files[path] != nil && manifest.files[path] == SHA256.hex(fileAt: root.appendingPathComponent(path))
-                }
+                !files.isEmpty
+                    && files.allSatisfy { path in
+                        manifest.files[path] != nil
+                            && manifest.files[path] == SHA256.hex(fileAt: root.appendingPathComponent(path))
+                    }
             }
             let check = checks[lab.id]
             let hash = Self.exerciseHash(of: lab, root: root)
             let hints = hintsShown[lab.id].map { ", \($0) hint(s) seen" } ?? ""
             if pristine == true || (pristine == nil && check == nil) {
-                return Row(lab: lab.id, title: lab.info.title, status: .notStarted, detail: "racelab check \(lab.id) when you are ready" + hints)
+                return Row(
+                    lab: lab.id, title: lab.info.title, status: .notStarted,
+                    detail: "racelab check \(lab.id) when you are ready" + hints)
             }
             guard let check else {
-                return Row(lab: lab.id, title: lab.info.title, status: .notChecked, detail: "edited; run racelab check \(lab.id)" + hints)
+                return Row(
+                    lab: lab.id, title: lab.info.title, status: .notChecked,
+                    detail: "edited; run racelab check \(lab.id)" + hints)
             }
             let score = "\(Grader.points(check.score))/\(Grader.points(check.maxScore))"
             if check.exerciseHash != hash {
-                return Row(lab: lab.id, title: lab.info.title, status: .notChecked,
-                           detail: "edited since the last check (\(check.passing ? "passing" : "failing"), \(score), \(check.checkedAt))" + hints)
+                return Row(
+                    lab: lab.id, title: lab.info.title, status: .notChecked,
+                    detail:
+                        "edited since the last check (\(check.passing ? "passing" : "failing"), \(score), \(check.checkedAt))"
+                        + hints)
             }
-            let minutes = timelines[lab.id]?.minutesToPass.map { ", first passed after \(LabTimeline.describe(minutes: $0))" } ?? ""
-            return Row(lab: lab.id, title: lab.info.title, status: check.passing ? .passing : .failing,
-                       detail: "\(score), checked \(check.checkedAt), seed \(check.seed)" + minutes + hints)
+            let minutes =
+                timelines[lab.id]?.minutesToPass.map { ", first passed after \(LabTimeline.describe(minutes: $0))" }
+                ?? ""
+            return Row(
+                lab: lab.id, title: lab.info.title, status: check.passing ? .passing : .failing,
+                detail: "\(score), checked \(check.checkedAt), seed \(check.seed)" + minutes + hints)
         }
     }
 

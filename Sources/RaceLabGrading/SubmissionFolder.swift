@@ -51,7 +51,10 @@ public enum SubmissionFolder {
     public static func packageRoot(in submission: URL) throws(RefusedError) -> URL {
         var candidates: [URL] = []
         func visit(_ folder: URL, depth: Int) {
-            if hasLabs(folder) { candidates.append(folder); return }
+            if hasLabs(folder) {
+                candidates.append(folder)
+                return
+            }
             guard depth < 3 else { return }
             for entry in entries(in: folder) where entry.kind == .folder && !ignored(entry.name) {
                 visit(entry.url, depth: depth + 1)
@@ -59,7 +62,10 @@ public enum SubmissionFolder {
         }
         visit(submission, depth: 0)
         guard !candidates.isEmpty else {
-            throw RefusedError(description: "no kit in it: no Labs/ folder (with Labs/<Lab>/Exercise.swift) at its top or up to three folders down")
+            throw RefusedError(
+                description:
+                    "no kit in it: no Labs/ folder (with Labs/<Lab>/Exercise.swift) at its top or up to three folders down"
+            )
         }
         guard candidates.count == 1 else {
             let names = candidates.map { relative($0, to: submission) }.joined(separator: ", ")
@@ -101,7 +107,10 @@ public enum SubmissionFolder {
             folder = folder.appendingPathComponent(String(part))
             switch kind(of: folder) {
             case .folder: continue
-            case .link(let target): throw RefusedError(description: "\(relative(folder, to: root)) is a link (to \(target)); submissions must be plain folders")
+            case .link(let target):
+                throw RefusedError(
+                    description:
+                        "\(relative(folder, to: root)) is a link (to \(target)); submissions must be plain folders")
             case .file, nil: return nil
             }
         }
@@ -110,7 +119,9 @@ public enum SubmissionFolder {
         // for ever (it is refused just below, as it is not a regular file).
         let fd = open(url.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
-            if errno == ELOOP { throw RefusedError(description: "\(path) is a link; submissions must be plain folders") }
+            if errno == ELOOP {
+                throw RefusedError(description: "\(path) is a link; submissions must be plain folders")
+            }
             return nil
         }
         defer { close(fd) }

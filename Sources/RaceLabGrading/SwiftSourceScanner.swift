@@ -61,7 +61,15 @@ public enum SwiftSourceScanner {
             } else if starts("/*") {
                 var depth = 0
                 repeat {
-                    if starts("/*") { depth += 1; blank(2) } else if starts("*/") { depth -= 1; blank(2) } else { blank(1) }
+                    if starts("/*") {
+                        depth += 1
+                        blank(2)
+                    } else if starts("*/") {
+                        depth -= 1
+                        blank(2)
+                    } else {
+                        blank(1)
+                    }
                 } while depth > 0 && index < input.count
             } else if byte == UInt8(ascii: "#") || byte == UInt8(ascii: "\"") {
                 var hashes = 0

@@ -44,12 +44,17 @@ public enum TamperCheck {
 
     /// Compares the package at `root` with `manifest` (the trusted one). `checkManifestCopy`:
     /// also require the package's own `racelab-kit.json` to equal it.
-    public static func check(_ root: URL, against manifest: KitManifest, checkManifestCopy: Bool = true) -> [TamperFinding] {
+    public static func check(_ root: URL, against manifest: KitManifest, checkManifestCopy: Bool = true)
+        -> [TamperFinding]
+    {
         var findings: [TamperFinding] = []
         if checkManifestCopy {
             let copy = KitManifest.read(packageAt: root)
             if copy?.digest != manifest.digest {
-                findings.append(TamperFinding(.manifest, KitManifest.fileName, copy == nil ? "missing or unreadable" : "differs from the kit's"))
+                findings.append(
+                    TamperFinding(
+                        .manifest, KitManifest.fileName,
+                        copy == nil ? "missing or unreadable" : "differs from the kit's"))
             }
         }
         let present = KitManifest.packageFiles(under: root)
@@ -66,7 +71,9 @@ public enum TamperCheck {
             }
         }
         for path in present where manifest.files[path] == nil {
-            findings.append(TamperFinding(.added, path, KitManifest.isSolution(path) ? "reference solutions are not part of the kit" : nil))
+            findings.append(
+                TamperFinding(
+                    .added, path, KitManifest.isSolution(path) ? "reference solutions are not part of the kit" : nil))
         }
         return findings
     }

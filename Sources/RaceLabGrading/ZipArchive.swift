@@ -24,7 +24,9 @@ public struct ZipArchive {
         var directory = Data()
         for entry in entries {
             guard entry.data.count < Int(UInt32.max), body.count < Int(UInt32.max) else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "\(entry.path) is too large for a zip without zip64"])
+                throw CocoaError(
+                    .fileWriteUnknown,
+                    userInfo: [NSLocalizedDescriptionKey: "\(entry.path) is too large for a zip without zip64"])
             }
             let name = Array(entry.path.utf8)
             let crc = CRC32.checksum(entry.data)
@@ -32,11 +34,11 @@ public struct ZipArchive {
             let offset = UInt32(body.count)
             // Local file header.
             body.append(le32: 0x0403_4b50)
-            body.append(le16: 20)            // version needed: 2.0
-            body.append(le16: 0x0800)        // flags: names are UTF-8
-            body.append(le16: 0)             // method: stored
-            body.append(le16: 0)             // time 00:00
-            body.append(le16: 0x21)          // date 1980-01-01 (a fixed date: the same kit gives the same bytes)
+            body.append(le16: 20)  // version needed: 2.0
+            body.append(le16: 0x0800)  // flags: names are UTF-8
+            body.append(le16: 0)  // method: stored
+            body.append(le16: 0)  // time 00:00
+            body.append(le16: 0x21)  // date 1980-01-01 (a fixed date: the same kit gives the same bytes)
             body.append(le32: crc)
             body.append(le32: size)
             body.append(le32: size)
@@ -56,10 +58,10 @@ public struct ZipArchive {
             directory.append(le32: size)
             directory.append(le32: size)
             directory.append(le16: UInt16(name.count))
-            directory.append(le16: 0)        // extra
-            directory.append(le16: 0)        // comment
-            directory.append(le16: 0)        // disk
-            directory.append(le16: 0)        // internal attributes
+            directory.append(le16: 0)  // extra
+            directory.append(le16: 0)  // comment
+            directory.append(le16: 0)  // disk
+            directory.append(le16: 0)  // internal attributes
             directory.append(le32: UInt32(entry.executable ? 0o100755 : 0o100644) << 16)
             directory.append(le32: offset)
             directory.append(contentsOf: name)
@@ -88,8 +90,11 @@ public struct ZipArchive {
         var entries: [Entry] = []
         for _ in 0..<count {
             guard at + 46 <= bytes.count, u32(at) == 0x0201_4b50, u16(at + 10) == 0 else { return nil }
-            let crc = UInt32(u32(at + 16)), size = u32(at + 20), nameLength = u16(at + 28)
-            let mode = u32(at + 38) >> 16, local = u32(at + 42)
+            let crc = UInt32(u32(at + 16))
+            let size = u32(at + 20)
+            let nameLength = u16(at + 28)
+            let mode = u32(at + 38) >> 16
+            let local = u32(at + 42)
             guard at + 46 + nameLength <= bytes.count, local + 30 <= bytes.count else { return nil }
             let name = String(decoding: bytes[(at + 46)..<(at + 46 + nameLength)], as: UTF8.self)
             let start = local + 30 + u16(local + 26) + u16(local + 28)
@@ -118,9 +123,13 @@ enum CRC32 {
     }
 }
 
-private extension Data {
-    mutating func append(le16 value: UInt16) { append(contentsOf: [UInt8(value & 0xFF), UInt8(value >> 8)]) }
-    mutating func append(le32 value: UInt32) {
-        append(contentsOf: [UInt8(value & 0xFF), UInt8((value >> 8) & 0xFF), UInt8((value >> 16) & 0xFF), UInt8(value >> 24)])
+extension Data {
+    fileprivate mutating func append(le16 value: UInt16) {
+        append(contentsOf: [UInt8(value & 0xFF), UInt8(value >> 8)])
+    }
+    fileprivate mutating func append(le32 value: UInt32) {
+        append(contentsOf: [
+            UInt8(value & 0xFF), UInt8((value >> 8) & 0xFF), UInt8((value >> 16) & 0xFF), UInt8(value >> 24)
+        ])
     }
 }

@@ -13,7 +13,10 @@ public struct CommandSpec: Sendable {
     public var positionals: ClosedRange<Int>
     public var usage: String
 
-    public init(name: String, valueOptions: [String] = [], flags: [String] = [], positionals: ClosedRange<Int> = 0...0, usage: String) {
+    public init(
+        name: String, valueOptions: [String] = [], flags: [String] = [], positionals: ClosedRange<Int> = 0...0,
+        usage: String
+    ) {
         self.name = name
         self.valueOptions = valueOptions
         self.flags = flags
@@ -44,7 +47,10 @@ public struct ParsedArguments: Sendable {
                 positionals.append(argument)
                 continue
             }
-            if argument == "--" { onlyPositionals = true; continue }
+            if argument == "--" {
+                onlyPositionals = true
+                continue
+            }
             var name = String(argument.dropFirst(2))
             var inlineValue: String?
             if let equals = name.firstIndex(of: "=") {
@@ -67,7 +73,8 @@ public struct ParsedArguments: Sendable {
         }
         guard spec.positionals.contains(positionals.count) else {
             if positionals.count > spec.positionals.upperBound {
-                throw UsageError("unexpected argument '\(positionals[spec.positionals.upperBound])'; usage: \(spec.usage)")
+                throw UsageError(
+                    "unexpected argument '\(positionals[spec.positionals.upperBound])'; usage: \(spec.usage)")
             }
             throw UsageError("missing argument; usage: \(spec.usage)")
         }
@@ -85,7 +92,8 @@ public struct ParsedArguments: Sendable {
     public func int(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
         guard let text = values[name] else { return nil }
         guard let value = Int(text), range.contains(value) else {
-            throw UsageError("--\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+            throw UsageError(
+                "--\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
         }
         return value
     }
@@ -101,7 +109,9 @@ public struct ParsedArguments: Sendable {
     public func double(_ name: String, in range: ClosedRange<Double>) throws(UsageError) -> Double? {
         guard let text = values[name] else { return nil }
         guard let value = Double(text), range.contains(value) else {
-            throw UsageError("--\(name) must be a number of seconds from \(Int(range.lowerBound)) to \(Int(range.upperBound)), not '\(text)'")
+            throw UsageError(
+                "--\(name) must be a number of seconds from \(Int(range.lowerBound)) to \(Int(range.upperBound)), not '\(text)'"
+            )
         }
         return value
     }

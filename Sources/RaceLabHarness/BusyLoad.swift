@@ -17,7 +17,8 @@ public final class BusyLoad: @unchecked Sendable {
     /// The loop: about 20,000 additions between checks that racelab ($1) is still its parent
     /// (read from /proc by the shell itself: a racelab killed but not yet reaped would still
     /// answer `kill -0`).
-    public static let script = "while read -r _ _ _ ppid _ < /proc/self/stat && [ \"$ppid\" = \"$1\" ]; do i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; done"
+    public static let script =
+        "while read -r _ _ _ ppid _ < /proc/self/stat && [ \"$ppid\" = \"$1\" ]; do i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; done"
     public static let shell = "/bin/sh"
 
     public let count: Int
@@ -33,13 +34,16 @@ public final class BusyLoad: @unchecked Sendable {
             var spawned = rl_spawned()
             let pid = Interruption.tracking {
                 spawned = ChildRunner.withCStrings([Self.shell, "-c", Self.script, "racelab-load", parent]) { argv in
-                    ChildRunner.withCStrings(["PATH=/usr/bin:/bin"]) { envp in rl_spawn(Self.shell, argv, envp, nil, -1) }
+                    ChildRunner.withCStrings(["PATH=/usr/bin:/bin"]) { envp in rl_spawn(Self.shell, argv, envp, nil, -1)
+                    }
                 }
                 return pid_t(spawned.pid)
             }
             guard pid > 0 else {
                 stop()
-                throw UsageError("cannot start the busy loops for --load: \(Self.shell): \(String(cString: strerror(spawned.error)))")
+                throw UsageError(
+                    "cannot start the busy loops for --load: \(Self.shell): \(String(cString: strerror(spawned.error)))"
+                )
             }
             // The loop writes nothing: its pipes are not needed.
             for fd in [spawned.stdout_fd, spawned.stderr_fd, spawned.channel_fd] where fd >= 0 { close(fd) }
@@ -51,11 +55,13 @@ public final class BusyLoad: @unchecked Sendable {
     public var processes: [pid_t] { lock.withLock { pids } }
 
     /// One unit of load, for reports.
-    public static let unit = "one busy loop = one \(shell) arithmetic-loop process (no I/O, no sleep) in a session of its own"
+    public static let unit =
+        "one busy loop = one \(shell) arithmetic-loop process (no I/O, no sleep) in a session of its own"
 
     /// What the load is, for the output: "3 busy-loop processes (/bin/sh, each in a session of its own) on 2 cores".
     public static func describe(_ count: Int, cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> String {
-        count == 0 ? "no load (nothing started beside the grader) on \(cores) core(s)"
+        count == 0
+            ? "no load (nothing started beside the grader) on \(cores) core(s)"
             : "\(count) busy-loop process(es) beside the grader (\(shell) arithmetic loops, each in a session of its own) on \(cores) core(s)"
     }
 

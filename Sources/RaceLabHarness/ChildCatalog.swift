@@ -9,13 +9,18 @@ public enum ChildCatalog {
 
     public static func load(from executable: URL) throws(LoadError) -> LabRegistry {
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
-            throw LoadError(description: "no lab program at \(executable.path); build it first (`make build`, or swift build --sanitize=thread)")
+            throw LoadError(
+                description:
+                    "no lab program at \(executable.path); build it first (`make build`, or swift build --sanitize=thread)"
+            )
         }
         let folder: RunFolder
         do { folder = try RunFolder.make() } catch { throw LoadError(description: error.description) }
         defer { folder.remove() }
-        var request = ChildRequest(executable: executable, arguments: ["catalog"], environment: TSanEnvironment.childEnvironment(folder: folder),
-                                   directory: folder.url, stallTimeout: 60)
+        var request = ChildRequest(
+            executable: executable, arguments: ["catalog"],
+            environment: TSanEnvironment.childEnvironment(folder: folder),
+            directory: folder.url, stallTimeout: 60)
         request.inheritedDescriptor = folder.suppressionsDescriptor
         let outcome = ChildRunner.run(request)
         guard outcome.catalogs.count == 1, outcome.ending == .exited(0) else {

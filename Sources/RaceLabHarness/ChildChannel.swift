@@ -62,11 +62,21 @@ public enum ChildChannel {
         func body<T: Decodable>(_ tag: String, _ type: T.Type) -> T? {
             try? JSONDecoder().decode(type, from: Data(line.utf8.dropFirst(tag.utf8.count)))
         }
-        if line.hasPrefix(progressTag) { return body(progressTag, Progress.self).map(Message.progress) ?? .malformed(line) }
-        if line.hasPrefix(resultTag) { return body(resultTag, ScenarioOutcome.self).map(Message.result) ?? .malformed(line) }
-        if line.hasPrefix(failureTag) { return body(failureTag, InvariantFailure.self).map(Message.failure) ?? .malformed(line) }
-        if line.hasPrefix(catalogTag) { return body(catalogTag, LabRegistry.self).map(Message.catalog) ?? .malformed(line) }
-        if line.hasPrefix(confinementTag) { return body(confinementTag, Confinement.self).map(Message.confinement) ?? .malformed(line) }
+        if line.hasPrefix(progressTag) {
+            return body(progressTag, Progress.self).map(Message.progress) ?? .malformed(line)
+        }
+        if line.hasPrefix(resultTag) {
+            return body(resultTag, ScenarioOutcome.self).map(Message.result) ?? .malformed(line)
+        }
+        if line.hasPrefix(failureTag) {
+            return body(failureTag, InvariantFailure.self).map(Message.failure) ?? .malformed(line)
+        }
+        if line.hasPrefix(catalogTag) {
+            return body(catalogTag, LabRegistry.self).map(Message.catalog) ?? .malformed(line)
+        }
+        if line.hasPrefix(confinementTag) {
+            return body(confinementTag, Confinement.self).map(Message.confinement) ?? .malformed(line)
+        }
         return .malformed(line)
     }
 

@@ -42,28 +42,44 @@ public struct ChildIsolation: Sendable, Equatable {
 
     /// What a child could still do here, in words.
     public var open: [String] {
-        guard let confinement else { return ["anything its user can (the isolation probe did not answer: \(problem ?? "no reason given"))"] }
+        guard let confinement else {
+            return ["anything its user can (the isolation probe did not answer: \(problem ?? "no reason given"))"]
+        }
         return Self.escapeWords.filter { confinement.escapes & $0.bit != 0 }.map(\.text.open)
     }
 
     /// One line for reports.
     public var summary: String {
-        let refusedText = refused.isEmpty ? "" : "children are confined (measured by a probe): " + refused.joined(separator: ", ")
+        let refusedText =
+            refused.isEmpty ? "" : "children are confined (measured by a probe): " + refused.joined(separator: ", ")
         guard !open.isEmpty else { return refusedText }
         return (refusedText.isEmpty ? "" : refusedText + ". ") + "NOT in force on this machine: children could "
             + open.joined(separator: ", ") + "; a submission could harm other students' runs or the grader"
     }
 
     static let escapeWords: [(bit: Int, text: (refused: String, open: String))] = [
-        (Int(RL_ESCAPE_PROCESS_TABLE), ("a PID namespace of their own (no other process in sight; all they start dies with them)",
-                                                 "see the machine's other processes")),
+        (
+            Int(RL_ESCAPE_PROCESS_TABLE),
+            (
+                "a PID namespace of their own (no other process in sight; all they start dies with them)",
+                "see the machine's other processes"
+            )
+        ),
         (Int(RL_ESCAPE_PROCESS), ("no new processes", "start processes")),
         (Int(RL_ESCAPE_PROGRAM), ("no other programs", "run other programs")),
-        (Int(RL_ESCAPE_SIGNAL), ("signals only to themselves", "signal processes outside themselves (the grader, other students' runs)")),
+        (
+            Int(RL_ESCAPE_SIGNAL),
+            ("signals only to themselves", "signal processes outside themselves (the grader, other students' runs)")
+        ),
         (Int(RL_ESCAPE_WRITE), ("writes only in their run folder", "write files outside their run folder")),
-        (Int(RL_ESCAPE_READ), ("reads only the system's files and their own (not the grader's workspace or other submissions)",
-                               "read files outside the system's and their own (the grader's workspace, other submissions)")),
-        (Int(RL_ESCAPE_SOCKET), ("no network", "open network sockets")),
+        (
+            Int(RL_ESCAPE_READ),
+            (
+                "reads only the system's files and their own (not the grader's workspace or other submissions)",
+                "read files outside the system's and their own (the grader's workspace, other submissions)"
+            )
+        ),
+        (Int(RL_ESCAPE_SOCKET), ("no network", "open network sockets"))
     ]
 
     private static let cache = IsolationCache()
@@ -80,7 +96,9 @@ public struct ChildIsolation: Sendable, Equatable {
     /// A fresh measurement (`probe` keeps one per program).
     public static func measure(executable: URL, sandbox: Bool) -> ChildIsolation {
         let sandboxed = sandbox && ChildSandbox.unshare != nil
-        func failed(_ problem: String) -> ChildIsolation { ChildIsolation(confinement: nil, sandboxed: sandboxed, problem: problem) }
+        func failed(_ problem: String) -> ChildIsolation {
+            ChildIsolation(confinement: nil, sandboxed: sandboxed, problem: problem)
+        }
         let folder: RunFolder
         let outside: URL
         do {

@@ -15,7 +15,9 @@ public enum ChildPool {
 
     /// The default for a run of `children` children that mostly wait (one lab's check): all of
     /// them at once when that is more than `defaultJobs`, unless `RACELAB_JOBS` says otherwise.
-    public static func jobs(forAll children: Int, environment: [String: String] = ProcessInfo.processInfo.environment) -> Int {
+    public static func jobs(forAll children: Int, environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> Int
+    {
         if environment["RACELAB_JOBS"] != nil { return defaultJobs(environment: environment) }
         return min(max(defaultJobs(environment: environment), children), 64)
     }
@@ -71,7 +73,12 @@ public final class Counter: @unchecked Sendable {
     public init() {}
 
     /// Adds one and returns the new value.
-    public func next() -> Int { lock.withLock { count += 1; return count } }
+    public func next() -> Int {
+        lock.withLock {
+            count += 1
+            return count
+        }
+    }
 
     public var value: Int { lock.withLock { count } }
 }

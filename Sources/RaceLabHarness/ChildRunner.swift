@@ -29,8 +29,10 @@ public struct ChildRequest: Sendable {
     /// A descriptor the child gets as fd 4 (its sealed TSan suppressions).
     public var inheritedDescriptor: Int32?
 
-    public init(executable: URL, arguments: [String], environment: [String: String], directory: URL? = nil,
-                stallTimeout: Double = 10, crashGrace: Double = 1.5, outputLimit: Int = 4 << 20) {
+    public init(
+        executable: URL, arguments: [String], environment: [String: String], directory: URL? = nil,
+        stallTimeout: Double = 10, crashGrace: Double = 1.5, outputLimit: Int = 4 << 20
+    ) {
         self.executable = executable
         self.arguments = arguments
         self.environment = environment
@@ -86,9 +88,11 @@ public struct ChildOutcome: Sendable {
     /// result followed by anything (a progress line, say) was not the harness's: a forgery.
     public var linesAfterResult = 0
 
-    public init(ending: Ending, stderr: String = "", stderrTruncated: Bool = false, otherOutput: [String] = [],
-                stdoutTruncated: Bool = false, results: [ScenarioOutcome] = [], streamedFailures: [InvariantFailure] = [],
-                malformedLines: [String] = [], lastProgress: ChildChannel.Progress? = nil, elapsedSeconds: Double = 0) {
+    public init(
+        ending: Ending, stderr: String = "", stderrTruncated: Bool = false, otherOutput: [String] = [],
+        stdoutTruncated: Bool = false, results: [ScenarioOutcome] = [], streamedFailures: [InvariantFailure] = [],
+        malformedLines: [String] = [], lastProgress: ChildChannel.Progress? = nil, elapsedSeconds: Double = 0
+    ) {
         self.ending = ending
         self.stderr = stderr
         self.stderrTruncated = stderrTruncated
@@ -122,20 +126,24 @@ public enum ChildRunner {
         _ = Interruption.tracking {
             spawned = withCStrings(arguments) { argv in
                 withCStrings(environment) { envp in
-                    rl_spawn(request.executable.path, argv, envp, request.directory?.path, request.inheritedDescriptor ?? -1)
+                    rl_spawn(
+                        request.executable.path, argv, envp, request.directory?.path, request.inheritedDescriptor ?? -1)
                 }
             }
             return pid_t(spawned.pid)
         }
         guard spawned.pid > 0 else {
-            return ChildOutcome(ending: .failedToStart("\(request.executable.path): \(String(cString: strerror(spawned.error)))"))
+            return ChildOutcome(
+                ending: .failedToStart("\(request.executable.path): \(String(cString: strerror(spawned.error)))"))
         }
         let pid = pid_t(spawned.pid)
         defer { Interruption.untrack(child: pid) }
         let stdout = OutputCollector(limit: request.outputLimit, lineLimit: 64 << 10, splitLines: true)
-        let stderr = OutputCollector(limit: request.outputLimit, splitLines: false, crashMarkers: TSanReportParser.crashMarkers)
+        let stderr = OutputCollector(
+            limit: request.outputLimit, splitLines: false, crashMarkers: TSanReportParser.crashMarkers)
         let channel = OutputCollector(limit: request.outputLimit, splitLines: true)
-        let reader = PipeReader(fds: [spawned.stdout_fd, spawned.stderr_fd, spawned.channel_fd], sinks: [stdout, stderr, channel])
+        let reader = PipeReader(
+            fds: [spawned.stdout_fd, spawned.stderr_fd, spawned.channel_fd], sinks: [stdout, stderr, channel])
         reader.start()
 
         var killedFor: ChildOutcome.Ending?
@@ -159,7 +167,8 @@ public enum ChildRunner {
             let stalled = stall.stalled(signature: channel.latestProgressLine.map(Self.progressSignature), now: now)
             let latest = channel.latestProgressLine.map(Self.iterationSignature)
             if iterationWatch.stalled(signature: latest, now: now) {
-                stallReason = "iteration \(latest ?? "?") went on for \(Int(request.iterationTimeout)) s without ending: the story never finished"
+                stallReason =
+                    "iteration \(latest ?? "?") went on for \(Int(request.iterationTimeout)) s without ending: the story never finished"
             }
             if crashSeenAt == nil, stderr.sawCrashMarker { crashSeenAt = now }
             if let crashSeenAt, now.timeIntervalSince(crashSeenAt) > request.crashGrace {
@@ -193,7 +202,8 @@ public enum ChildRunner {
             ending = .signaled(status & 0x7f)
         }
         var outcome = ChildOutcome(
-            ending: ending, stderr: stderr.text, stderrTruncated: stderr.truncated, otherOutput: Array(stdout.lines.prefix(50)).map { String($0.prefix(500)) },
+            ending: ending, stderr: stderr.text, stderrTruncated: stderr.truncated,
+            otherOutput: Array(stdout.lines.prefix(50)).map { String($0.prefix(500)) },
             stdoutTruncated: stdout.truncated, elapsedSeconds: Date().timeIntervalSince(start))
         // TSan's own symbolizer process may still be finishing; it is no sign of the lab's.
         outcome.leftoverProcesses = leftovers.filter { $0.command != "llvm-symbolizer" }.count

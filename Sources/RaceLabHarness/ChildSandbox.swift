@@ -15,26 +15,33 @@ import Foundation
 /// limits handle those). Elsewhere children run without it, and reports say so.
 public enum ChildSandbox {
     /// Sets up the mounts, then becomes the child. $0 is the run folder.
-    static let script = #"mount --make-rprivate / && mount --bind "$0" "$0" && mount --bind / / && mount -o remount,bind,ro / && mount -t tmpfs -o size=64m,mode=1777 tmpfs /dev/shm && cd "$0" && exec "$@""#
+    static let script =
+        #"mount --make-rprivate / && mount --bind "$0" "$0" && mount --bind / / && mount -o remount,bind,ro / && mount -t tmpfs -o size=64m,mode=1777 tmpfs /dev/shm && cd "$0" && exec "$@""#
 
     /// util-linux's `setpriv`, which starts `unshare` with a parent-death signal: if the harness
     /// itself is killed, `unshare` dies, and with it (`--kill-child`) the whole namespace.
-    static let setpriv: String? = ["/usr/bin/setpriv", "/bin/setpriv"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let setpriv: String? = ["/usr/bin/setpriv", "/bin/setpriv"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
 
     /// The command that runs a program in the sandbox: `setpriv --pdeathsig KILL` (where there
     /// is one) and `unshare`; nil when the machine has no `unshare` that works (checked once, by
     /// running a sandboxed `true`).
     public static let launcher: [String]? = {
         #if os(Linux) && !RACELAB_NO_LINUX_FACILITIES
-        guard let path = ["/usr/bin/unshare", "/bin/unshare"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return nil }
-        guard let folder = try? RunFolder.privateFolder(named: "racelab-sandbox-probe") else { return nil }
-        defer { try? FileManager.default.removeItem(at: folder) }
-        for launcher in [setpriv.map { [$0, "--pdeathsig", "KILL", "--", path] }, [path]].compactMap({ $0 }) {
-            if works(launcher, folder: folder) { return launcher }
-        }
-        return nil
+            guard
+                let path = ["/usr/bin/unshare", "/bin/unshare"].first(where: {
+                    FileManager.default.isExecutableFile(atPath: $0)
+                })
+            else { return nil }
+            guard let folder = try? RunFolder.privateFolder(named: "racelab-sandbox-probe") else { return nil }
+            defer { try? FileManager.default.removeItem(at: folder) }
+            for launcher in [setpriv.map { [$0, "--pdeathsig", "KILL", "--", path] }, [path]].compactMap({ $0 }) {
+                if works(launcher, folder: folder) { return launcher }
+            }
+            return nil
         #else
-        return nil
+            return nil
         #endif
     }()
 
@@ -44,7 +51,8 @@ public enum ChildSandbox {
     static func works(_ launcher: [String], folder: URL) -> Bool {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: launcher[0])
-        process.arguments = Array(launcher.dropFirst()) + namespaceOptions + ["/bin/sh", "-c", script, folder.path, "/bin/true"]
+        process.arguments =
+            Array(launcher.dropFirst()) + namespaceOptions + ["/bin/sh", "-c", script, folder.path, "/bin/true"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         guard (try? process.run()) != nil else { return false }
@@ -54,15 +62,20 @@ public enum ChildSandbox {
 
     /// Root may make namespaces directly; anyone else needs a user namespace first.
     static var namespaceOptions: [String] {
-        (geteuid() == 0 ? [] : ["--user", "--map-root-user"]) + ["--mount", "--net", "--pid", "--fork", "--kill-child", "--mount-proc", "--"]
+        (geteuid() == 0 ? [] : ["--user", "--map-root-user"]) + [
+            "--mount", "--net", "--pid", "--fork", "--kill-child", "--mount-proc", "--"
+        ]
     }
 
     /// The program and arguments that run `executable` in the sandbox, in `folder`; nil when the
     /// machine offers no sandbox.
     public static func wrap(_ executable: URL, arguments: [String], folder: URL) -> (URL, [String])? {
         guard let launcher else { return nil }
-        return (URL(fileURLWithPath: launcher[0]),
-                Array(launcher.dropFirst()) + namespaceOptions + ["/bin/sh", "-c", script, folder.path, executable.path] + arguments)
+        return (
+            URL(fileURLWithPath: launcher[0]),
+            Array(launcher.dropFirst()) + namespaceOptions + ["/bin/sh", "-c", script, folder.path, executable.path]
+                + arguments
+        )
     }
 
 }

@@ -19,7 +19,8 @@ public enum Interruption {
             guard sources.isEmpty else { return }
             for number in [SIGINT, SIGTERM] {
                 signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: DispatchQueue(label: "racelab.interruption"))
+                let source = DispatchSource.makeSignalSource(
+                    signal: number, queue: DispatchQueue(label: "racelab.interruption"))
                 source.setEventHandler { stop(signal: number) }
                 source.resume()
                 sources.append(source)
@@ -66,7 +67,8 @@ public enum Interruption {
             kill(pid, SIGKILL)
         }
         for url in paths { try? FileManager.default.removeItem(at: url) }
-        let message = "\nracelab: interrupted (\(number == SIGINT ? "SIGINT" : "SIGTERM")): \(pids.count) child process(es) stopped, temporary files removed\n"
+        let message =
+            "\nracelab: interrupted (\(number == SIGINT ? "SIGINT" : "SIGTERM")): \(pids.count) child process(es) stopped, temporary files removed\n"
         FileHandle.standardError.write(Data(message.utf8))
         exit(exitStatus)
     }

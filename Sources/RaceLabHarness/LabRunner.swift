@@ -27,8 +27,10 @@ public struct RunSettings: Sendable {
     /// 0: as many as leave no job idle (up to 4) when there are fewer explore runs than jobs.
     public var exploreShards = 0
 
-    public init(executable: URL, iterations: Int? = nil, runs: Int = 1, seed: UInt64, stallTimeout: Double? = nil,
-                programName: String = "racelab") {
+    public init(
+        executable: URL, iterations: Int? = nil, runs: Int = 1, seed: UInt64, stallTimeout: Double? = nil,
+        programName: String = "racelab"
+    ) {
         self.executable = executable
         self.iterations = iterations
         self.runs = runs
@@ -79,7 +81,9 @@ public enum LabRunner {
         _ lab: Lab, variant: Lab.Variant, mode: RunMode, settings: RunSettings,
         onRun: @escaping @Sendable (Int) -> Void = { _ in }
     ) -> VariantOutcome {
-        run([Row(lab: lab, variant: variant, mode: mode, settings: settings)], jobs: settings.jobs) { done, _ in onRun(done) }[0]
+        run([Row(lab: lab, variant: variant, mode: mode, settings: settings)], jobs: settings.jobs) { done, _ in
+            onRun(done)
+        }[0]
     }
 
     /// An explore run is split into at most this many shards (when the jobs allow).
@@ -93,9 +97,12 @@ public enum LabRunner {
     /// `stopGroups` (one group number per row): once a run of a group catches a bug, the runs of
     /// that group not yet started are left out of its outcomes (a grade that is already 0 needs
     /// no more evidence). `onRun` hears how many runs have ended of how many (any thread).
-    public static func run(_ rows: [Row], jobs: Int, stopGroups: [Int]? = nil,
-                           onRun: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) -> [VariantOutcome] {
-        let exploreRuns = rows.filter { $0.mode == .explore && $0.settings.point == nil }.map(\.settings.runs).reduce(0, +)
+    public static func run(
+        _ rows: [Row], jobs: Int, stopGroups: [Int]? = nil,
+        onRun: @escaping @Sendable (Int, Int) -> Void = { _, _ in }
+    ) -> [VariantOutcome] {
+        let exploreRuns = rows.filter { $0.mode == .explore && $0.settings.point == nil }.map(\.settings.runs).reduce(
+            0, +)
         let autoShards = max(1, min(maxExploreShards, jobs / max(exploreRuns, 1)))
         @Sendable func shards(_ row: Int) -> Int {
             guard rows[row].mode == .explore && rows[row].settings.point == nil else { return 1 }
@@ -109,8 +116,10 @@ public enum LabRunner {
             }
         }
         // (row, run, shard): an explore run is split into shards that explore side by side.
-        let tasks = rows.indices.flatMap { row in (0..<rows[row].settings.runs).flatMap { run in (0..<shards(row)).map { (row, run, $0) } } }
-            .sorted { (order($0.0), $0.0, $0.1, $0.2) < (order($1.0), $1.0, $1.1, $1.2) }
+        let tasks = rows.indices.flatMap { row in
+            (0..<rows[row].settings.runs).flatMap { run in (0..<shards(row)).map { (row, run, $0) } }
+        }
+        .sorted { (order($0.0), $0.0, $0.1, $0.2) < (order($1.0), $1.0, $1.1, $1.2) }
         let finished = Counter()
         let caught = CaughtGroups()
         let verdicts = ChildPool.map(tasks.count, jobs: jobs) { index -> RunVerdict? in
@@ -126,8 +135,10 @@ public enum LabRunner {
                 seed: item.settings.seed &+ UInt64(run), stopAtFirstDetection: true,
                 point: item.mode == .explore ? item.settings.point : nil)
             if shards(row) > 1 { plan.shard = ExplorationShard(index: shard, count: shards(row)) }
-            let verdict = runOnce(plan, kind: item.variant.kind, stallTimeout: item.settings.stallTimeout ?? item.lab.info.watchdogSeconds,
-                                  settings: item.settings)
+            let verdict = runOnce(
+                plan, kind: item.variant.kind,
+                stallTimeout: item.settings.stallTimeout ?? item.lab.info.watchdogSeconds,
+                settings: item.settings)
             if let group = stopGroups?[row], verdict.detected || verdict.wasForged { caught.insert(group) }
             onRun(finished.next(), tasks.count)
             return verdict
@@ -135,18 +146,26 @@ public enum LabRunner {
         return rows.indices.map { row in
             let item = rows[row]
             let runs = (0..<item.settings.runs).compactMap { run in
-                RunVerdict.merging(tasks.indices.filter { tasks[$0].0 == row && tasks[$0].1 == run }.sorted { tasks[$0].2 < tasks[$1].2 }.compactMap { verdicts[$0] })
+                RunVerdict.merging(
+                    tasks.indices.filter { tasks[$0].0 == row && tasks[$0].1 == run }.sorted {
+                        tasks[$0].2 < tasks[$1].2
+                    }.compactMap { verdicts[$0] })
             }
-            return VariantOutcome(lab: item.lab.id, variant: item.variant.name, kind: item.variant.kind, mode: item.mode, runs: runs)
+            return VariantOutcome(
+                lab: item.lab.id, variant: item.variant.name, kind: item.variant.kind, mode: item.mode, runs: runs)
         }
     }
 
     /// One child run of `plan` in a private folder of its own, judged.
-    public static func runOnce(_ plan: ScenarioPlan, kind: VariantKind, stallTimeout: Double, settings: RunSettings) -> RunVerdict {
+    public static func runOnce(_ plan: ScenarioPlan, kind: VariantKind, stallTimeout: Double, settings: RunSettings)
+        -> RunVerdict
+    {
         let reproduce = reproduceCommand(plan, program: settings.programName)
         let folder: RunFolder
         do { folder = try RunFolder.make() } catch {
-            return VerdictBuilder.verdict(plan: plan, kind: kind, child: ChildOutcome(ending: .failedToStart(error.description)), reproduce: reproduce)
+            return VerdictBuilder.verdict(
+                plan: plan, kind: kind, child: ChildOutcome(ending: .failedToStart(error.description)),
+                reproduce: reproduce)
         }
         defer { folder.remove() }
         let traceFile = settings.trace ? try? TraceFile.create(in: folder.url) : nil
@@ -157,7 +176,9 @@ public enum LabRunner {
         saveLog(child, plan: plan, settings: settings)
         var verdict = VerdictBuilder.verdict(plan: plan, kind: kind, child: child, reproduce: reproduce)
         if plan.mode == .explore, verdict.detected || verdict.harnessError != nil,
-           let text = child.result?.firstDetectionPoint ?? child.lastProgress?.point, let point = ExplorationPoint(text) {
+            let text = child.result?.firstDetectionPoint ?? child.lastProgress?.point,
+            let point = ExplorationPoint(text)
+        {
             // The point that caught it: the command replays just that one.
             var exact = plan
             exact.point = point
@@ -175,9 +196,12 @@ public enum LabRunner {
     /// How a child of `executable` is started in `folder`: its environment (TSan's options, the
     /// sealed suppressions as fd 4), the folder as its working directory, inside `ChildSandbox`
     /// where the machine offers it and `sandbox` is on.
-    public static func childRequest(_ executable: URL, arguments: [String], folder: RunFolder, stallTimeout: Double, sandbox: Bool) -> ChildRequest {
-        var request = ChildRequest(executable: executable, arguments: arguments, environment: TSanEnvironment.childEnvironment(folder: folder),
-                                   directory: folder.url, stallTimeout: stallTimeout)
+    public static func childRequest(
+        _ executable: URL, arguments: [String], folder: RunFolder, stallTimeout: Double, sandbox: Bool
+    ) -> ChildRequest {
+        var request = ChildRequest(
+            executable: executable, arguments: arguments, environment: TSanEnvironment.childEnvironment(folder: folder),
+            directory: folder.url, stallTimeout: stallTimeout)
         request.inheritedDescriptor = folder.suppressionsDescriptor
         if sandbox, let (program, wrapped) = ChildSandbox.wrap(executable, arguments: arguments, folder: folder.url) {
             request.executable = program
@@ -191,14 +215,18 @@ public enum LabRunner {
     /// DIR/<lab>-<variant>-<mode>-<seed>.log.
     static func saveLog(_ child: ChildOutcome, plan: ScenarioPlan, settings: RunSettings) {
         guard let folder = settings.logFolder else { return }
-        let name = "\(plan.lab)-\(plan.variant)-\(plan.mode.rawValue)-\(plan.seed)" + (plan.shard.map { "-shard\($0.index)" } ?? "") + ".log"
+        let name =
+            "\(plan.lab)-\(plan.variant)-\(plan.mode.rawValue)-\(plan.seed)"
+            + (plan.shard.map { "-shard\($0.index)" } ?? "") + ".log"
         let text = child.stderr + (child.stderrTruncated ? "\n[racelab: standard error was cut here]\n" : "")
         try? Data(text.utf8).write(to: folder.appendingPathComponent(name))
     }
 
     public static func childArguments(_ plan: ScenarioPlan) -> [String] {
-        ["run", plan.lab, "--variant", plan.variant, "--mode", plan.mode.rawValue,
-         "--iterations", String(plan.iterations), "--seed", String(plan.seed)] + (plan.point.map { ["--point", $0.description] } ?? [])
+        [
+            "run", plan.lab, "--variant", plan.variant, "--mode", plan.mode.rawValue,
+            "--iterations", String(plan.iterations), "--seed", String(plan.seed)
+        ] + (plan.point.map { ["--point", $0.description] } ?? [])
             + (plan.shard.map { ["--shard", $0.description] } ?? [])
     }
 

@@ -72,7 +72,10 @@ final class OutputCollector: @unchecked Sendable {
     }
 
     private func finishLine() {
-        defer { pending.removeAll(keepingCapacity: true); pendingOverflowed = false }
+        defer {
+            pending.removeAll(keepingCapacity: true)
+            pendingOverflowed = false
+        }
         guard !pendingOverflowed else { return }
         let line = String(decoding: pending, as: UTF8.self)
         // Order matters for one thing only: the harness sends its result last (heartbeats are
@@ -82,7 +85,9 @@ final class OutputCollector: @unchecked Sendable {
         if line.hasPrefix(ChildChannel.progressTag) {
             newestProgress = line  // only the newest heartbeat is kept, and what it announced
             progressLines += 1
-            if case .progress(let progress) = ChildChannel.decode(line), iterations.count + points.count < Self.announcedLimit {
+            if case .progress(let progress) = ChildChannel.decode(line),
+                iterations.count + points.count < Self.announcedLimit
+            {
                 iterations.insert(progress.iteration)
                 if let point = progress.point { points.insert(point) }
             }

@@ -12,11 +12,14 @@ public enum OutputFile {
             return "'\(path)' is a folder; give a file name"
         }
         let folder = url.deletingLastPathComponent()
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue
+        else {
             return "the folder '\(folder.path)' does not exist"
         }
         guard access(folder.path, W_OK) == 0 else { return "the folder '\(folder.path)' is not writable" }
-        if FileManager.default.fileExists(atPath: url.path), access(url.path, W_OK) != 0 { return "'\(path)' is not writable" }
+        if FileManager.default.fileExists(atPath: url.path), access(url.path, W_OK) != 0 {
+            return "'\(path)' is not writable"
+        }
         return nil
     }
 

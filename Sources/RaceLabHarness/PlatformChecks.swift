@@ -14,9 +14,10 @@ public struct PlatformChecks: Sendable, Equatable {
     /// This system's.
     public static var here: PlatformChecks {
         #if os(Linux) && !RACELAB_NO_LINUX_FACILITIES
-        PlatformChecks(preemptionAndHolds: true, quietFromKernel: true, storyHolds: true, childConfinement: true)
+            PlatformChecks(preemptionAndHolds: true, quietFromKernel: true, storyHolds: true, childConfinement: true)
         #else
-        PlatformChecks(preemptionAndHolds: false, quietFromKernel: false, storyHolds: false, childConfinement: false)
+            PlatformChecks(
+                preemptionAndHolds: false, quietFromKernel: false, storyHolds: false, childConfinement: false)
         #endif
     }
 
@@ -35,9 +36,11 @@ public struct PlatformChecks: Sendable, Equatable {
         func line(_ has: Bool, _ what: String) -> String { "  \(has ? "yes" : "no ")  \(what)" }
         return [
             line(preemptionAndHolds, "stress pass: random preemption at synchronisation points, holds counted exactly"),
-            line(quietFromKernel, "\"the app is quiet\" asked of the kernel (what each thread waits for), not of a clock"),
+            line(
+                quietFromKernel, "\"the app is quiet\" asked of the kernel (what each thread waits for), not of a clock"
+            ),
             line(storyHolds, "holds that wait for the story (a thread's end; a strong reference taken off main)"),
-            line(childConfinement, "children confined (namespaces, seccomp, Landlock) and their processes followed"),
+            line(childConfinement, "children confined (namespaces, seccomp, Landlock) and their processes followed")
         ]
     }
 
@@ -46,6 +49,6 @@ public struct PlatformChecks: Sendable, Equatable {
         guard !missing.isEmpty else { return nil }
         return "note: this system runs a reduced check (\(missing.joined(separator: "; "))): its verdicts are not the "
             + "grader's, which runs on Linux (a wrong fix can pass here, and a right one fail). For the grader's exact check, "
-            + "open the project in its container (README: \"Where to run it\")."
+            + "open the project in its container (docs/platforms.md)."
     }
 }

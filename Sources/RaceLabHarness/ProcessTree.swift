@@ -50,13 +50,17 @@ public enum ProcessTree {
     /// may hold spaces and parentheses, so fields are counted after the last ')'.
     static func parse(stat: String) -> Entry? {
         guard let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")"), open < close,
-              let pid = pid_t(stat.prefix { $0 != " " }) else { return nil }
+            let pid = pid_t(stat.prefix { $0 != " " })
+        else { return nil }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         // fields[0] is the state; ppid, pgrp, session follow; starttime is field 22 of the line.
-        guard fields.count > 19, let parent = pid_t(fields[1]), let group = pid_t(fields[2]), let session = pid_t(fields[3]),
-              let start = UInt64(fields[19]) else { return nil }
-        return Entry(pid: pid, parent: parent, group: group, session: session, startTime: start,
-                     command: String(stat[stat.index(after: open)..<close]))
+        guard fields.count > 19, let parent = pid_t(fields[1]), let group = pid_t(fields[2]),
+            let session = pid_t(fields[3]),
+            let start = UInt64(fields[19])
+        else { return nil }
+        return Entry(
+            pid: pid, parent: parent, group: group, session: session, startTime: start,
+            command: String(stat[stat.index(after: open)..<close]))
     }
 
     /// Everything below `root` in `processes` (children, their children, ...), plus every

@@ -32,10 +32,14 @@ public final class RunFolder: @unchecked Sendable {
     public static func make(in parent: URL = FileManager.default.temporaryDirectory) throws(SetupError) -> RunFolder {
         let url = try privateFolder(named: "racelab-run", in: parent)
         let contents = Array(TSanEnvironment.suppressions.utf8)
-        let descriptor = contents.withUnsafeBytes { rl_sealed_memfd("racelab-tsan-suppressions", $0.baseAddress, $0.count) }
+        let descriptor = contents.withUnsafeBytes {
+            rl_sealed_memfd("racelab-tsan-suppressions", $0.baseAddress, $0.count)
+        }
         if descriptor >= 0 {
-            return RunFolder(url: url, suppressionsPath: "/proc/self/fd/\(ChildChannel.suppressionsDescriptor)", descriptor: descriptor,
-                             digest: SHA256.hash(contents))
+            return RunFolder(
+                url: url, suppressionsPath: "/proc/self/fd/\(ChildChannel.suppressionsDescriptor)",
+                descriptor: descriptor,
+                digest: SHA256.hash(contents))
         }
         let file = url.appendingPathComponent("tsan-suppressions.txt")
         do {
@@ -65,14 +69,17 @@ public final class RunFolder: @unchecked Sendable {
     /// starts with `name`.
     /// It is removed if the command is interrupted (`Interruption`) until `remove()` or an
     /// `Interruption.untrack` says it is no longer needed.
-    public static func privateFolder(named name: String, in parent: URL = FileManager.default.temporaryDirectory) throws(SetupError) -> URL {
+    public static func privateFolder(named name: String, in parent: URL = FileManager.default.temporaryDirectory)
+        throws(SetupError) -> URL
+    {
         let made = Interruption.tracking { () -> URL? in
             var template = Array(parent.appendingPathComponent("\(name)-XXXXXX").path.utf8CString)
             guard let path = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else { return nil }
             return URL(fileURLWithPath: String(cString: path))
         }
         guard let made else {
-            throw SetupError(description: "cannot create a private folder in \(parent.path): \(String(cString: strerror(errno)))")
+            throw SetupError(
+                description: "cannot create a private folder in \(parent.path): \(String(cString: strerror(errno)))")
         }
         return made
     }

@@ -8,12 +8,15 @@ import LabKit
 /// other points than were announced has no trail, and is a forgery whatever it says.
 public enum RunStory {
     /// Why `result` cannot be the result of the run the heartbeats showed; nil when it can.
-    public static func problem(with result: ScenarioOutcome, plan: ScenarioPlan, announcedIterations: Set<Int>,
-                               announcedPoints: Set<String>) -> String? {
+    public static func problem(
+        with result: ScenarioOutcome, plan: ScenarioPlan, announcedIterations: Set<Int>,
+        announcedPoints: Set<String>
+    ) -> String? {
         guard result.iterationsRun >= 1 else { return "it claims no iteration ran; every run runs at least one" }
         let unannounced = (1...result.iterationsRun).filter { !announcedIterations.contains($0) }
         if !unannounced.isEmpty {
-            let what = unannounced.count == result.iterationsRun ? "none of them was" : "\(unannounced.count) of them were not"
+            let what =
+                unannounced.count == result.iterationsRun ? "none of them was" : "\(unannounced.count) of them were not"
             return "it claims \(result.iterationsRun) iteration(s) ran, but \(what) announced by the heartbeats"
         }
         if let last = announcedIterations.max(), last > result.iterationsRun {
@@ -24,7 +27,8 @@ public enum RunStory {
         }
         let detected = !result.failures.isEmpty || result.tsanReports > 0
         if !detected && plan.mode != .explore && result.iterationsRun < max(plan.iterations, 1) {
-            return "it claims a clean run of \(result.iterationsRun) iteration(s), but the plan asked for \(plan.iterations) and nothing stopped it early"
+            return
+                "it claims a clean run of \(result.iterationsRun) iteration(s), but the plan asked for \(plan.iterations) and nothing stopped it early"
         }
         if result.iterationsRun > max(plan.iterations, 1) && plan.mode != .explore {
             return "it claims \(result.iterationsRun) iterations, more than the \(plan.iterations) planned"

@@ -6,7 +6,7 @@ import Foundation
 /// authenticate the child's result line. The block function is in C (see `compress`).
 public struct SHA256: Sendable {
     private var state: [UInt32] = [
-        0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+        0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
     ]
     private var pending: [UInt8] = []
     private var length: UInt64 = 0
@@ -47,7 +47,9 @@ public struct SHA256: Sendable {
             copy.pending.removeAll()
         }
         copy.pending += [UInt8](repeating: 0, count: 56 - copy.pending.count)
-        for shift in stride(from: 56, through: 0, by: -8) { copy.pending.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            copy.pending.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+        }
         copy.compress(copy.pending[...])
         return copy.state.flatMap { word in [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: word >> UInt32($0)) } }
     }
@@ -118,7 +120,10 @@ public struct SHA256: Sendable {
     public static func hexString<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
-        for byte in bytes { out.append(digits[Int(byte >> 4)]); out.append(digits[Int(byte & 0x0f)]) }
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0f)])
+        }
         return String(decoding: out, as: UTF8.self)
     }
 

@@ -17,7 +17,8 @@ public enum TSanEnvironment {
         var options = [
             "exitcode=\(exitCode)", "halt_on_error=0", "history_size=7", "second_deadlock_stack=1",
             "ignore_noninstrumented_modules=0", "report_signal_unsafe=0", "color=never", "atexit_sleep_ms=100",
-            "handle_segv=1", "handle_sigbus=1", "handle_sigill=1", "handle_sigfpe=1", "handle_abort=1", "handle_sigtrap=1",
+            "handle_segv=1", "handle_sigbus=1", "handle_sigill=1", "handle_sigfpe=1", "handle_abort=1",
+            "handle_sigtrap=1"
         ]
         if let symbolizer { options.append("external_symbolizer_path=\(symbolizer)") }
         if let suppressionsFile { options.append("suppressions=\(suppressionsFile)") }
@@ -45,12 +46,15 @@ public enum TSanEnvironment {
     /// The whole environment of a child: nothing of the parent's but PATH and the locale, so
     /// neither a stray TSAN_OPTIONS nor an LD_PRELOAD in the caller's shell changes a verdict.
     /// HOME and TMPDIR point into the run's private folder.
-    public static func childEnvironment(folder: RunFolder, base: [String: String] = ProcessInfo.processInfo.environment) -> [String: String] {
+    public static func childEnvironment(folder: RunFolder, base: [String: String] = ProcessInfo.processInfo.environment)
+        -> [String: String]
+    {
         var environment: [String: String] = [:]
         for name in ["PATH", "LANG", "LC_ALL"] { environment[name] = base[name] }
         environment["HOME"] = folder.url.path
         environment["TMPDIR"] = folder.url.path
-        environment["TSAN_OPTIONS"] = options(symbolizer: symbolizerPath(environment: base), suppressionsFile: folder.suppressionsPath)
+        environment["TSAN_OPTIONS"] = options(
+            symbolizer: symbolizerPath(environment: base), suppressionsFile: folder.suppressionsPath)
         // Swift's backtracer is slow to symbolicate and its output is not what we parse.
         environment["SWIFT_BACKTRACE"] = "enable=no"
         return environment
@@ -60,13 +64,18 @@ public enum TSanEnvironment {
     /// else /opt/swift, else any on PATH.
     public static func symbolizerPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
         let fileManager = FileManager.default
-        if let explicit = environment["TSAN_SYMBOLIZER_PATH"], fileManager.isExecutableFile(atPath: explicit) { return explicit }
+        if let explicit = environment["TSAN_SYMBOLIZER_PATH"], fileManager.isExecutableFile(atPath: explicit) {
+            return explicit
+        }
         let path = (environment["PATH"] ?? "").split(separator: ":").map(String.init)
         var candidates: [String] = []
         for directory in path {
             let swift = URL(fileURLWithPath: directory).appendingPathComponent("swift")
             if fileManager.isExecutableFile(atPath: swift.path) {
-                candidates.append(swift.resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("llvm-symbolizer").path)
+                candidates.append(
+                    swift.resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent(
+                        "llvm-symbolizer"
+                    ).path)
             }
         }
         candidates.append("/opt/swift/usr/bin/llvm-symbolizer")

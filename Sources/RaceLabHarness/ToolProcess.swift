@@ -52,11 +52,19 @@ public struct ToolProcess: Sendable {
         }
         var launchError: Error?
         let pid = Interruption.tracking {
-            do { try process.run(); return process.processIdentifier } catch { launchError = error; return 0 }
+            do {
+                try process.run()
+                return process.processIdentifier
+            } catch {
+                launchError = error
+                return 0
+            }
         }
         if let launchError {
             try? pipe.fileHandleForWriting.close()
-            return Result(status: -1, output: "cannot run \(executable.path): \(launchError.localizedDescription)", timedOut: false, seconds: 0)
+            return Result(
+                status: -1, output: "cannot run \(executable.path): \(launchError.localizedDescription)",
+                timedOut: false, seconds: 0)
         }
         defer { Interruption.untrack(child: pid) }
         if let oomScoreAdjust {
@@ -76,8 +84,9 @@ public struct ToolProcess: Sendable {
         }
         process.waitUntilExit()
         _ = reading.wait(timeout: .now() + 10)
-        return Result(status: timedOut ? -1 : process.terminationStatus, output: collected.text, timedOut: timedOut,
-                      seconds: Date().timeIntervalSince(started))
+        return Result(
+            status: timedOut ? -1 : process.terminationStatus, output: collected.text, timedOut: timedOut,
+            seconds: Date().timeIntervalSince(started))
     }
 }
 

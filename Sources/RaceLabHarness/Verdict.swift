@@ -67,7 +67,9 @@ public struct RunVerdict: Codable, Sendable {
 /// child exited normally. Anything else is a detection or a run that cannot be judged, never a
 /// pass.
 public enum VerdictBuilder {
-    public static func verdict(plan: ScenarioPlan, kind: VariantKind, child: ChildOutcome, reproduce: String) -> RunVerdict {
+    public static func verdict(plan: ScenarioPlan, kind: VariantKind, child: ChildOutcome, reproduce: String)
+        -> RunVerdict
+    {
         let result = child.result
         let reports = TSanReportParser.parseUnique(child.stderr)
         // A child that hung or crashed sent no result, but the failures it found before that.
@@ -76,7 +78,8 @@ public enum VerdictBuilder {
         for failure in child.streamedFailures where !failures.contains(failure) { failures.append(failure) }
         var verdict = RunVerdict(
             lab: plan.lab, variant: plan.variant, kind: kind, mode: plan.mode, seed: plan.seed,
-            iterationsRequested: plan.iterations, iterationsRun: result?.iterationsRun ?? child.lastProgress?.iteration ?? 0,
+            iterationsRequested: plan.iterations,
+            iterationsRun: result?.iterationsRun ?? child.lastProgress?.iteration ?? 0,
             detections: [], reports: reports, failures: Array(failures.prefix(20)),
             hangPositions: [], harnessError: nil, notes: result?.notes ?? [], metrics: result?.metrics ?? [:],
             elapsedSeconds: child.elapsedSeconds, reproduce: reproduce, trace: nil)
@@ -88,41 +91,55 @@ public enum VerdictBuilder {
         // TSan ended the child with an error of its own (no race report): a crash, said below.
         let tsanFatal = reports.isEmpty && !tsanText && crashLine?.contains("ThreadSanitizer") == true
         if !reports.isEmpty || (result?.tsanReports ?? 0) > 0 || ((tsanExit || tsanText) && !tsanFatal) {
-            let summary = reports.first.map(ReportSummary.oneLine)
-                ?? ((result?.tsanReports ?? 0) > 0 ? "ThreadSanitizer reported \(result?.tsanReports ?? 0) warning(s)"
+            let summary =
+                reports.first.map(ReportSummary.oneLine)
+                ?? ((result?.tsanReports ?? 0) > 0
+                    ? "ThreadSanitizer reported \(result?.tsanReports ?? 0) warning(s)"
                     : "ThreadSanitizer found a problem (it ended the child with status \(TSanEnvironment.exitCode)) but its report could not be read")
             let more = reports.count > 1 ? " (+\(reports.count - 1) more)" : ""
-            verdict.detections.append(Detection(
-                detector: .tsan, iteration: result?.firstTSanIteration ?? lastIteration,
-                seconds: result?.firstTSanIteration == nil ? nil : result?.firstDetectionSeconds, summary: summary + more))
+            verdict.detections.append(
+                Detection(
+                    detector: .tsan, iteration: result?.firstTSanIteration ?? lastIteration,
+                    seconds: result?.firstTSanIteration == nil ? nil : result?.firstDetectionSeconds,
+                    summary: summary + more))
         }
         if let failure = failures.first {
             let more = failures.count > 1 ? " (+\(failures.count - 1) more)" : ""
-            verdict.detections.append(Detection(
-                detector: .invariant, iteration: failure.iteration,
-                seconds: result.flatMap { $0.firstFailureIteration == $0.firstTSanIteration || $0.firstTSanIteration == nil
-                    ? $0.firstDetectionSeconds : nil },
-                summary: failure.message + " (\(failure.shortLocation))" + more))
+            verdict.detections.append(
+                Detection(
+                    detector: .invariant, iteration: failure.iteration,
+                    seconds: result.flatMap {
+                        $0.firstFailureIteration == $0.firstTSanIteration || $0.firstTSanIteration == nil
+                            ? $0.firstDetectionSeconds : nil
+                    },
+                    summary: failure.message + " (\(failure.shortLocation))" + more))
         }
         let cause = CrashCause.find(in: child.stderr)
         switch child.ending {
         case .signaled(let signal):
             if signal == SIGKILL {
-                verdict.interference = "the child was killed by a SIGKILL the harness did not send (the machine ran out of memory, or something else killed it)"
+                verdict.interference =
+                    "the child was killed by a SIGKILL the harness did not send (the machine ran out of memory, or something else killed it)"
             }
-            verdict.detections.append(Detection(
-                detector: .crash, iteration: lastIteration, seconds: child.elapsedSeconds,
-                summary: "died on \(signalName(signal))" + (cause.map { ": \($0.summary)" } ?? crashLine.map { ": \($0)" } ?? "")))
+            verdict.detections.append(
+                Detection(
+                    detector: .crash, iteration: lastIteration, seconds: child.elapsedSeconds,
+                    summary: "died on \(signalName(signal))"
+                        + (cause.map { ": \($0.summary)" } ?? crashLine.map { ": \($0)" } ?? "")))
         case .killedAfterCrash:
-            verdict.detections.append(Detection(
-                detector: .crash, iteration: lastIteration, seconds: child.elapsedSeconds,
-                summary: "crashed and did not exit (killed): " + (cause?.summary ?? crashLine ?? "crash marker on stderr")))
+            verdict.detections.append(
+                Detection(
+                    detector: .crash, iteration: lastIteration, seconds: child.elapsedSeconds,
+                    summary: "crashed and did not exit (killed): "
+                        + (cause?.summary ?? crashLine ?? "crash marker on stderr")))
         case .killedAfterStall:
             verdict.hangPositions = child.lastProgress?.threads ?? []
-            verdict.detections.append(Detection(
-                detector: .hang, iteration: lastIteration, seconds: child.elapsedSeconds,
-                summary: (child.stallReason.map { "\($0), killed by the watchdog; " } ?? "no progress, killed by the watchdog; ")
-                    + positions(verdict.hangPositions)))
+            verdict.detections.append(
+                Detection(
+                    detector: .hang, iteration: lastIteration, seconds: child.elapsedSeconds,
+                    summary: (child.stallReason.map { "\($0), killed by the watchdog; " }
+                        ?? "no progress, killed by the watchdog; ")
+                        + positions(verdict.hangPositions)))
         case .failedToStart(let reason):
             verdict.harnessError = "could not start the child process: \(reason)"
         case .exited(let status):
@@ -131,44 +148,59 @@ public enum VerdictBuilder {
                 verdict.harnessError = "the child rejected its arguments: \(line)"
             } else if result == nil && child.results.isEmpty, let cause {
                 // A deadly signal TSan caught and reported before ending the child.
-                verdict.detections.append(Detection(
-                    detector: .crash, iteration: lastIteration, seconds: child.elapsedSeconds, summary: cause.summary))
+                verdict.detections.append(
+                    Detection(
+                        detector: .crash, iteration: lastIteration, seconds: child.elapsedSeconds,
+                        summary: cause.summary))
             } else if result == nil && child.results.isEmpty, let fatal = crashLine, fatal.contains("ThreadSanitizer") {
                 // TSan itself ended the child (it could not allocate, it crashed): say so.
-                verdict.detections.append(Detection(
-                    detector: .crash, iteration: lastIteration, seconds: child.elapsedSeconds,
-                    summary: "ThreadSanitizer ended the child: " + fatal.replacingOccurrences(of: #"^==\d+==\s*"#, with: "", options: .regularExpression)))
+                verdict.detections.append(
+                    Detection(
+                        detector: .crash, iteration: lastIteration, seconds: child.elapsedSeconds,
+                        summary: "ThreadSanitizer ended the child: "
+                            + fatal.replacingOccurrences(of: #"^==\d+==\s*"#, with: "", options: .regularExpression)))
             } else if result == nil && child.results.isEmpty && (status == 0 || tsanExit) {
-                verdict.harnessError = child.malformedLines.isEmpty
+                verdict.harnessError =
+                    child.malformedLines.isEmpty
                     ? "the child exited (status \(status)) without sending a result"
                     : "the child sent a malformed result: \(child.malformedLines[0])"
             } else if status != 0 && !tsanExit {
-                verdict.detections.append(Detection(
-                    detector: .crash, iteration: lastIteration, seconds: child.elapsedSeconds,
-                    summary: "exited with status \(status)" + (result == nil ? " before finishing" : "") + (crashLine.map { ": \($0)" } ?? "")))
+                verdict.detections.append(
+                    Detection(
+                        detector: .crash, iteration: lastIteration, seconds: child.elapsedSeconds,
+                        summary: "exited with status \(status)" + (result == nil ? " before finishing" : "")
+                            + (crashLine.map { ": \($0)" } ?? "")))
             }
         }
         if child.results.count > 1 {
             // Lab code wrote a result line of its own: whatever else happened, never a pass.
-            verdict.markForged("the result channel carried \(child.results.count) result lines; the harness sends exactly one")
+            verdict.markForged(
+                "the result channel carried \(child.results.count) result lines; the harness sends exactly one")
         } else if child.linesAfterResult > 0 {
             // Code that ran before the scenario (at load time, say) wrote a result; the harness's
             // own never came (the child died first) or the lines after it are the run's.
-            verdict.markForged("a result line came before \(child.linesAfterResult) other channel line(s); the harness sends its result last")
-        } else if let result, let problem = RunStory.problem(
-            with: result, plan: plan, announcedIterations: child.announcedIterations, announcedPoints: child.announcedPoints) {
+            verdict.markForged(
+                "a result line came before \(child.linesAfterResult) other channel line(s); the harness sends its result last"
+            )
+        } else if let result,
+            let problem = RunStory.problem(
+                with: result, plan: plan, announcedIterations: child.announcedIterations,
+                announcedPoints: child.announcedPoints)
+        {
             // A result the parent did not see happen: written by lab code, not the harness.
             verdict.markForged("the result line does not match the run the heartbeats showed: \(problem)")
         } else if child.channelTruncated {
             verdict.harnessError = "the result channel was longer than the output limit, so it cannot be trusted"
         } else if let result, !result.tsanEnabled, verdict.harnessError == nil {
-            verdict.harnessError = "the child ran without ThreadSanitizer; build with `make run` (swift build --sanitize=thread)"
+            verdict.harnessError =
+                "the child ran without ThreadSanitizer; build with `make run` (swift build --sanitize=thread)"
         }
         if child.stderrTruncated { verdict.notes.append("stderr was longer than the output limit and was cut") }
         if child.stdoutTruncated { verdict.notes.append("stdout was longer than the output limit and was cut") }
         if child.leftoverProcesses > 0 {
             verdict.notes.append("the child left \(child.leftoverProcesses) process(es) running; they were killed")
-            verdict.interference = verdict.interference ?? "the child left \(child.leftoverProcesses) process(es) running"
+            verdict.interference =
+                verdict.interference ?? "the child left \(child.leftoverProcesses) process(es) running"
         }
         return verdict
     }
@@ -178,14 +210,18 @@ public enum VerdictBuilder {
 
     static func positions(_ threads: [ThreadPosition]) -> String {
         guard !threads.isEmpty else { return "no checkpoint was ever reached" }
-        return "last seen: " + threads.map { position in
-            let who = position.isMainThread ? "main thread" : "thread \(position.threadID)"
-            return "\(who) at \(position.checkpoint) #\(position.hit) (\(String(format: "%.1f", position.secondsAgo))s before the kill)"
-        }.joined(separator: "; ")
+        return "last seen: "
+            + threads.map { position in
+                let who = position.isMainThread ? "main thread" : "thread \(position.threadID)"
+                return
+                    "\(who) at \(position.checkpoint) #\(position.hit) (\(String(format: "%.1f", position.secondsAgo))s before the kill)"
+            }.joined(separator: "; ")
     }
 
     static func signalName(_ signal: Int32) -> String {
-        let names: [Int32: String] = [4: "SIGILL", 5: "SIGTRAP", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE", 9: "SIGKILL", 11: "SIGSEGV"]
+        let names: [Int32: String] = [
+            4: "SIGILL", 5: "SIGTRAP", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE", 9: "SIGKILL", 11: "SIGSEGV"
+        ]
         return names[signal] ?? "signal \(signal)"
     }
 }
@@ -208,7 +244,8 @@ extension RunVerdict {
         merged.elapsedSeconds = shards.map(\.elapsedSeconds).max() ?? 0
         // One detection per detector (the first shard's), as one child would report it.
         var detections: [Detection] = []
-        for detection in shards.flatMap(\.detections) where !detections.contains(where: { $0.detector == detection.detector }) {
+        for detection in shards.flatMap(\.detections)
+        where !detections.contains(where: { $0.detector == detection.detector }) {
             detections.append(detection)
         }
         merged.detections = detections

@@ -9,7 +9,8 @@ extension Array where Element == CompilerFinding {
         var shown: [CompilerFinding] = []
         for outcome in outcomes {
             guard let finding = finding(lab: outcome.lab, kind: outcome.kind),
-                  !shown.contains(where: { $0.lab == finding.lab && $0.part == finding.part }) else { continue }
+                !shown.contains(where: { $0.lab == finding.lab && $0.part == finding.part })
+            else { continue }
             shown.append(finding)
         }
         return shown

@@ -18,8 +18,10 @@ public struct RunReport: Codable, Sendable {
     /// the sources run); nil in a report saved before the column existed.
     public var compiler: [CompilerFinding]?
 
-    public init(command: String, seed: UInt64, runsPerVariant: Int, elapsedSeconds: Double, outcomes: [VariantOutcome],
-                lessons: [String: String], compiler: [CompilerFinding]? = nil) {
+    public init(
+        command: String, seed: UInt64, runsPerVariant: Int, elapsedSeconds: Double, outcomes: [VariantOutcome],
+        lessons: [String: String], compiler: [CompilerFinding]? = nil
+    ) {
         self.command = command
         self.seed = seed
         self.runsPerVariant = runsPerVariant

@@ -15,8 +15,11 @@ public enum SwimlaneRenderer {
     public static func render(_ outcomes: [VariantOutcome]) -> String {
         var blocks: [String] = []
         for outcome in outcomes {
-            guard let run = outcome.offendingRuns.first ?? outcome.runs.first(where: \.detected), let trace = run.trace else { continue }
-            blocks.append("Interleaving of \(outcome.lab) \(outcome.variant) (\(outcome.mode.rawValue), seed \(run.seed), iteration \(trace.iteration)):")
+            guard let run = outcome.offendingRuns.first ?? outcome.runs.first(where: \.detected), let trace = run.trace
+            else { continue }
+            blocks.append(
+                "Interleaving of \(outcome.lab) \(outcome.variant) (\(outcome.mode.rawValue), seed \(run.seed), iteration \(trace.iteration)):"
+            )
             blocks.append(render(trace, run: run))
         }
         return blocks.joined(separator: "\n")
@@ -36,14 +39,18 @@ public enum SwimlaneRenderer {
 
     static func layout(_ trace: Trace, reports: [TSanReport], maxRows: Int = maxRows) -> Layout {
         let names = laneNames(trace, reports: reports)
-        let firstSeen = Dictionary(trace.events.enumerated().map { ($0.element.threadID, $0.offset) }, uniquingKeysWith: min)
+        let firstSeen = Dictionary(
+            trace.events.enumerated().map { ($0.element.threadID, $0.offset) }, uniquingKeysWith: min)
         var lanes = names.keys.sorted { a, b in
             if names[a] == "main" { return names[b] != "main" }
             if names[b] == "main" { return false }
             return firstSeen[a, default: .max] < firstSeen[b, default: .max]
         }
         var hidden = 0
-        if lanes.count > maxLanes { hidden = lanes.count - maxLanes; lanes = Array(lanes.prefix(maxLanes)) }
+        if lanes.count > maxLanes {
+            hidden = lanes.count - maxLanes
+            lanes = Array(lanes.prefix(maxLanes))
+        }
         var events = trace.events.filter { lanes.contains($0.threadID) }.sorted { $0.milliseconds < $1.milliseconds }
         var skipped = 0
         if events.count > maxRows {
@@ -53,7 +60,8 @@ public enum SwimlaneRenderer {
             skipped = start
             events = Array(events[start..<min(events.count, start + maxRows)])
         }
-        return Layout(lanes: lanes.map { ($0, names[$0] ?? "?") }, events: events, skipped: skipped, hiddenLanes: hidden)
+        return Layout(
+            lanes: lanes.map { ($0, names[$0] ?? "?") }, events: events, skipped: skipped, hiddenLanes: hidden)
     }
 
     public static func render(_ trace: Trace, run: RunVerdict) -> String {

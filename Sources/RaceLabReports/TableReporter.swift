@@ -31,7 +31,7 @@ public struct TableReporter {
                 outcome.lab, outcome.variant, outcome.mode.rawValue, verdict,
                 "\(outcome.count(.tsan))/\(total)", "\(outcome.count(.invariant))/\(total)",
                 "\(outcome.count(.crash))/\(total)", "\(outcome.count(.hang))/\(total)",
-                outcome.expectation.rawValue, outcome.met ? "yes" : "NO",
+                outcome.expectation.rawValue, outcome.met ? "yes" : "NO"
             ]
             if let compiler { row.insert(compiler.finding(lab: outcome.lab, kind: outcome.kind)?.cell ?? "-", at: 8) }
             rows.append(row)
@@ -65,8 +65,9 @@ public struct TableReporter {
         var lines = ["COMPILER: the same code in Swift 6 language mode (\(CompilerFinding.command)\(measured)):"]
         let labWidth = shown.map(\.lab.count).max() ?? 0
         for finding in shown {
-            lines.append("  " + finding.lab.padding(toLength: labWidth, withPad: " ", startingAt: 0) + "  "
-                + finding.part.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0) + "  " + finding.detail)
+            lines.append(
+                "  " + finding.lab.padding(toLength: labWidth, withPad: " ", startingAt: 0) + "  "
+                    + finding.part.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0) + "  " + finding.detail)
             if let note = finding.result?.scenarioNote {
                 lines.append(String(repeating: " ", count: labWidth + 14) + note)
             }
@@ -89,14 +90,17 @@ public struct TableReporter {
             }
             let offending = outcome.offendingRuns
             guard let first = offending.first else { continue }
-            let what = first.harnessError != nil ? "could not be judged"
+            let what =
+                first.harnessError != nil
+                ? "could not be judged"
                 : outcome.expectation == .detected ? "was NOT caught" : "is NOT clean"
             lines.append("FAIL \(title) \(what): lab \(outcome.lab), variant \(outcome.variant), seed \(first.seed).")
             lines += describe(first).map { "  " + $0 }
             lines.append("  reproduce: \(first.reproduce)")
             // The other runs that failed, one line each: usually the same story with another seed.
             for run in offending.dropFirst() {
-                let headline = run.harnessError ?? run.detections.first.map { "\($0.detector.rawValue): \($0.summary)" } ?? "clean"
+                let headline =
+                    run.harnessError ?? run.detections.first.map { "\($0.detector.rawValue): \($0.summary)" } ?? "clean"
                 lines.append("  also seed \(run.seed) (same command with --seed \(run.seed)): \(headline)")
             }
         }
@@ -110,7 +114,9 @@ public struct TableReporter {
             var when: [String] = []
             if let iteration = detection.iteration { when.append("iteration \(iteration)") }
             if let seconds = detection.seconds { when.append(String(format: "%.2fs", seconds)) }
-            lines.append("\(detection.detector.rawValue): \(detection.summary)" + (when.isEmpty ? "" : " [\(when.joined(separator: ", "))]"))
+            lines.append(
+                "\(detection.detector.rawValue): \(detection.summary)"
+                    + (when.isEmpty ? "" : " [\(when.joined(separator: ", "))]"))
         }
         if !run.detected && run.harnessError == nil {
             lines.append("clean: \(run.iterationsRun) iteration(s), no detector fired")

@@ -26,7 +26,8 @@ extension TSanExplainer {
                 lines.append(spaces(indent) + text)
                 return
             }
-            lines += TextWrapper.wrap(text, width: width, indent: spaces(indent), continuation: spaces(hanging ?? indent))
+            lines += TextWrapper.wrap(
+                text, width: width, indent: spaces(indent), continuation: spaces(hanging ?? indent))
         }
 
         /// A width that means "do not wrap": for comparing what two explanations say, where
@@ -40,9 +41,12 @@ extension TSanExplainer {
         /// The source line of `frame`, when it has one and the file can be read.
         mutating func source(of frame: TSanReport.Frame, indent: Int) {
             guard frame.isUserCode, let file = frame.file, let line = frame.line, line > 0,
-                  let code = sourceLine(file, line)?.trimmingCharacters(in: .whitespaces), !code.isEmpty else { return }
-            lines.append(width == Self.unwrapped ? spaces(indent) + "\(line) | " + code
-                         : TextWrapper.cut(spaces(indent) + "\(line) | " + code, width: width))
+                let code = sourceLine(file, line)?.trimmingCharacters(in: .whitespaces), !code.isEmpty
+            else { return }
+            lines.append(
+                width == Self.unwrapped
+                    ? spaces(indent) + "\(line) | " + code
+                    : TextWrapper.cut(spaces(indent) + "\(line) | " + code, width: width))
             shownSource = true
         }
 
@@ -66,7 +70,9 @@ extension TSanExplainer {
                     if number == 0 && ((frame.line ?? 0) <= 0 || withCaller) { source(of: caller, indent: indent + 4) }
                 }
                 if callers.count > Self.maxCallers {
-                    say("(and \(callers.count - Self.maxCallers) more caller(s) in the program: --stacks shows them)", indent: indent)
+                    say(
+                        "(and \(callers.count - Self.maxCallers) more caller(s) in the program: --stacks shows them)",
+                        indent: indent)
                 }
             }
             callChain(frames, indent: indent)
@@ -75,7 +81,9 @@ extension TSanExplainer {
         static let maxCallers = 3
 
         /// Every frame, innermost first, marking whose code each is (only with `showStacks`).
-        mutating func callChain(_ frames: [TSanReport.Frame], indent: Int, title: String = "call chain, innermost first:") {
+        mutating func callChain(
+            _ frames: [TSanReport.Frame], indent: Int, title: String = "call chain, innermost first:"
+        ) {
             guard showStacks, !frames.isEmpty else { return }
             say(title, indent: indent)
             for (number, frame) in frames.enumerated() {
@@ -92,8 +100,9 @@ extension TSanExplainer {
                     continue
                 }
                 let indentCount = line.prefix(while: { $0 == " " }).count
-                lines += TextWrapper.wrap(String(line.dropFirst(indentCount)), width: width, indent: spaces(indentCount),
-                                          continuation: spaces(indentCount + 4), breakLongWords: false)
+                lines += TextWrapper.wrap(
+                    String(line.dropFirst(indentCount)), width: width, indent: spaces(indentCount),
+                    continuation: spaces(indentCount + 4), breakLongWords: false)
             }
         }
 
@@ -101,7 +110,8 @@ extension TSanExplainer {
 
         mutating func heading(_ text: String) {
             say(text)
-            lines.append(width == Self.unwrapped ? "=" : String(repeating: "=", count: min(width, lines.last?.count ?? 0)))
+            lines.append(
+                width == Self.unwrapped ? "=" : String(repeating: "=", count: min(width, lines.last?.count ?? 0)))
         }
 
         mutating func cures(_ items: [String]) {

@@ -46,8 +46,11 @@ extension TSanExplainer {
         if let module = frame.module, !module.contains(".") {
             let escaped = NSRegularExpression.escapedPattern(for: module)
             // A closure in main.swift demangles as "closure #1 in <module>".
-            name = name.replacingOccurrences(of: "^((?:closure #\\d+ in )+)\(escaped)((?: \\(after an await\\))?)$", with: "$1top-level code$2", options: .regularExpression)
-            name = name.replacingOccurrences(of: "(^| in |static )\(escaped)\\.", with: "$1", options: .regularExpression)
+            name = name.replacingOccurrences(
+                of: "^((?:closure #\\d+ in )+)\(escaped)((?: \\(after an await\\))?)$", with: "$1top-level code$2",
+                options: .regularExpression)
+            name = name.replacingOccurrences(
+                of: "(^| in |static )\(escaped)\\.", with: "$1", options: .regularExpression)
         }
         name = isSwift(frame) ? withShortArguments(name) : withShortCArguments(name)
         // A name no demangler could shorten (a hostile log's) is cut: it would fill screens.
@@ -74,8 +77,10 @@ extension TSanExplainer {
     /// "PageStats.views.modify : Dictionary<Int, Int>" becomes "PageStats.views.modify".
     static func withoutTypeAnnotation(_ name: String) -> String {
         let characters = Array(name)
-        for offset in topLevelOffsets(characters) where offset + 2 < characters.count
-            && characters[offset] == " " && characters[offset + 1] == ":" && characters[offset + 2] == " " {
+        for offset in topLevelOffsets(characters)
+        where offset + 2 < characters.count
+            && characters[offset] == " " && characters[offset + 1] == ":" && characters[offset + 2] == " "
+        {
             return String(characters[..<offset])
         }
         return name
@@ -114,8 +119,10 @@ extension TSanExplainer {
     /// "Cache::lookup(std::basic_string<...> const&, int) const" becomes "Cache::lookup(...) const".
     static func withShortCArguments(_ name: String) -> String {
         let characters = Array(name)
-        guard let close = characters.lastIndex(of: ")"), let open = matchingOpenParenthesis(Array(characters[...close])),
-              close - open - 1 > 30 else { return name }
+        guard let close = characters.lastIndex(of: ")"),
+            let open = matchingOpenParenthesis(Array(characters[...close])),
+            close - open - 1 > 30
+        else { return name }
         return String(characters[...open]) + "..." + String(characters[close...])
     }
 
@@ -137,11 +144,19 @@ extension TSanExplainer {
         for frame in report.accesses.compactMap(\.frames.first) {
             let full = frame.demangled
             let bare = withoutTypeAnnotation(full)
-            guard let accessor = [".modify", ".setter", ".getter", ".read", ".unsafeMutableAddressor"].first(where: { bare.hasSuffix($0) }),
-                  bare.count > accessor.count else { continue }
+            guard
+                let accessor = [".modify", ".setter", ".getter", ".read", ".unsafeMutableAddressor"].first(where: {
+                    bare.hasSuffix($0)
+                }),
+                bare.count > accessor.count
+            else { continue }
             var name = String(bare.dropLast(accessor.count))
-            if let module = frame.module, name.hasPrefix(module + ".") { name = String(name.dropFirst(module.count + 1)) }
-            let type = full.count > withoutTypeAnnotation(full).count ? String(full.dropFirst(withoutTypeAnnotation(full).count + 3)) : nil
+            if let module = frame.module, name.hasPrefix(module + ".") {
+                name = String(name.dropFirst(module.count + 1))
+            }
+            let type =
+                full.count > withoutTypeAnnotation(full).count
+                ? String(full.dropFirst(withoutTypeAnnotation(full).count + 3)) : nil
             return (name, type)
         }
         return nil
@@ -163,7 +178,8 @@ extension TSanExplainer {
     /// One line of a call chain: "#1 Counter.reset(), main.swift:17", or for code that is not
     /// the program's own, "#0 pthread_mutex_unlock (ThreadSanitizer runtime)".
     static func chainEntry(_ frame: TSanReport.Frame, number: Int) -> String {
-        let origin = frame.origin ?? FrameOrigin.classify(function: frame.function, file: frame.file, module: frame.module)
+        let origin =
+            frame.origin ?? FrameOrigin.classify(function: frame.function, file: frame.file, module: frame.module)
         if origin == .userCode {
             return "#\(number) \(readableName(frame))" + (frame.shortLocation.map { ", \($0)" } ?? "")
         }
@@ -197,7 +213,8 @@ extension TSanExplainer {
         let modifying = "modified it (an append, a +=, any change in place)"
         // An object a library describes to TSan: "Modifying access of Cache at 0x...".
         if let start = access.description.range(of: "ccess of "), let end = access.description.range(of: " at 0x"),
-           start.upperBound < end.lowerBound {
+            start.upperBound < end.lowerBound
+        {
             let object = access.description[start.upperBound..<end.lowerBound]
             if object != "Swift variable" { return (access.isWrite ? "changed the " : "used the ") + object }
         }
@@ -212,17 +229,23 @@ extension TSanExplainer {
     }
 
     /// Functions that give memory back: an access in one of them is the freeing.
-    static let freeingFunctions: Set<String> = ["free", "cfree", "_ZdlPv", "_ZdaPv", "swift_slowDealloc", "munmap",
-                                                "operator delete(void*)", "operator delete[](void*)"]
+    static let freeingFunctions: Set<String> = [
+        "free", "cfree", "_ZdlPv", "_ZdaPv", "swift_slowDealloc", "munmap",
+        "operator delete(void*)", "operator delete[](void*)"
+    ]
 
     static func isFreeing(_ access: TSanReport.Access) -> Bool {
-        access.frames.prefix(2).contains { freeingFunctions.contains($0.function) || $0.function.hasPrefix("operator delete") }
+        access.frames.prefix(2).contains {
+            freeingFunctions.contains($0.function) || $0.function.hasPrefix("operator delete")
+        }
     }
 
     /// "SIGALRM" for 14: Linux's numbers for the signals a handler is usually set for.
     static func signalName(_ number: Int) -> String {
-        let names = [1: "SIGHUP", 2: "SIGINT", 3: "SIGQUIT", 6: "SIGABRT", 10: "SIGUSR1", 12: "SIGUSR2", 13: "SIGPIPE",
-                     14: "SIGALRM", 15: "SIGTERM", 17: "SIGCHLD", 26: "SIGVTALRM", 27: "SIGPROF", 28: "SIGWINCH"]
+        let names = [
+            1: "SIGHUP", 2: "SIGINT", 3: "SIGQUIT", 6: "SIGABRT", 10: "SIGUSR1", 12: "SIGUSR2", 13: "SIGPIPE",
+            14: "SIGALRM", 15: "SIGTERM", 17: "SIGCHLD", 26: "SIGVTALRM", 27: "SIGPROF", 28: "SIGWINCH"
+        ]
         return names[number].map { "\($0) (signal \(number))" } ?? "signal \(number)"
     }
 }

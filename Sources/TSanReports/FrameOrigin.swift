@@ -15,8 +15,10 @@ public enum FrameOrigin: String, Codable, Sendable {
     case noSource = "no source"
 
     public static func classify(function: String, file: String?, module: String?) -> FrameOrigin {
-        if function.hasPrefix("__tsan") || function.hasPrefix("__interceptor_") || function.hasPrefix("_____interceptor_")
-            || function.hasPrefix("__sanitizer") || function.hasPrefix("__tsan::") {
+        if function.hasPrefix("__tsan") || function.hasPrefix("__interceptor_")
+            || function.hasPrefix("_____interceptor_")
+            || function.hasPrefix("__sanitizer") || function.hasPrefix("__tsan::")
+        {
             return .sanitizer
         }
         if let file {
@@ -43,16 +45,19 @@ public enum FrameOrigin: String, Codable, Sendable {
         let components = file.split(separator: "/")
         guard let name = components.last, components.count >= 3 else { return false }
         let folders = components.dropLast()
-        let inRuntimeTree = zip(folders, folders.dropFirst()).contains { parent, child in
-            parent == "lib" && (child == "tsan" || child == "sanitizer_common" || child == "interception")
-        } || folders.last == "sanitizer_common"  // "lib/tsan/rtl/../../sanitizer_common/x.inc"
-        return inRuntimeTree && (name.hasPrefix("tsan_") || name.hasPrefix("sanitizer_") || name.hasPrefix("interception"))
+        let inRuntimeTree =
+            zip(folders, folders.dropFirst()).contains { parent, child in
+                parent == "lib" && (child == "tsan" || child == "sanitizer_common" || child == "interception")
+            } || folders.last == "sanitizer_common"  // "lib/tsan/rtl/../../sanitizer_common/x.inc"
+        return inRuntimeTree
+            && (name.hasPrefix("tsan_") || name.hasPrefix("sanitizer_") || name.hasPrefix("interception"))
     }
 
     /// The origin of a shared library by its name ("libdispatch.so", "libswiftCore.so"), nil
     /// for the program itself or a library that is not part of the system.
     static func systemLibrary(_ module: String) -> FrameOrigin? {
-        guard module.hasPrefix("lib") || module.hasPrefix("ld-"), module.contains(".so") || module.hasSuffix(".dylib") else {
+        guard module.hasPrefix("lib") || module.hasPrefix("ld-"), module.contains(".so") || module.hasSuffix(".dylib")
+        else {
             return nil
         }
         let name = module.prefix { $0 != "." }
@@ -62,7 +67,8 @@ public enum FrameOrigin: String, Codable, Sendable {
         case _ where name.hasPrefix("ld-linux") || name.hasPrefix("ld-"): return .cLibrary
         case "libstdc++", "libc++", "libc++abi", "libunwind": return .cxxLibrary
         case "libdispatch", "libswiftDispatch": return .dispatch
-        case _ where name.hasPrefix("libFoundation") || name.hasPrefix("libCoreFoundation") || name.hasPrefix("lib_Foundation")
+        case _
+        where name.hasPrefix("libFoundation") || name.hasPrefix("libCoreFoundation") || name.hasPrefix("lib_Foundation")
             || name.hasPrefix("libicu") || name.hasPrefix("libxml2") || name.hasPrefix("libcurl"):
             return .foundation
         case _ where name.hasPrefix("libswift"): return .swiftRuntime

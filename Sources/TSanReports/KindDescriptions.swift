@@ -16,7 +16,9 @@ extension TSanExplainer {
                 put them in order. That is a data race that Swift itself checks for.
                 """
         case .externalRace:
-            let type = report.title.hasPrefix("race on ") ? String(report.title.dropFirst("race on ".count)) : "external object"
+            let type =
+                report.title.hasPrefix("race on ")
+                ? String(report.title.dropFirst("race on ".count)) : "external object"
             return """
                 What it is: a data race on an object of a library that describes its objects to \
                 TSan itself (here: "\(type)"). Two threads used the same \(type) at the same time, \

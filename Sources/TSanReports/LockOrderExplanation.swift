@@ -12,7 +12,9 @@ extension TSanExplainer.Writer {
         let edgeThreads = edges.map(\.thread)
         let oneThread = edges.count > 1 && Set(edgeThreads.map { $0 ?? "?" }).count == 1 && edgeThreads[0] != nil
         if oneThread {
-            say("\(Explainer.capitalised(Explainer.who(edgeThreads[0]))) took these locks in both orders, at different times:")
+            say(
+                "\(Explainer.capitalised(Explainer.who(edgeThreads[0]))) took these locks in both orders, at different times:"
+            )
         }
         // A helper that takes both locks (lock(a, b)) is the first frame of every acquisition:
         // then only its callers tell the orders apart.
@@ -38,27 +40,33 @@ extension TSanExplainer.Writer {
             whereAbouts(edge.frames, indent: 4, withCaller: withCaller)
         }
         if !accesses.contains(where: { $0.heldMutex == nil && $0.mutex != nil }), !waits.isEmpty {
-            say("(Where each thread took its first lock is not in the log: TSAN_OPTIONS=second_deadlock_stack=1 adds it.)", indent: 2)
+            say(
+                "(Where each thread took its first lock is not in the log: TSAN_OPTIONS=second_deadlock_stack=1 adds it.)",
+                indent: 2)
         }
         for thread in threadsSeen {
             if let origin = Explainer.origin(of: thread, in: report) { say(origin, indent: 2) }
         }
         blank()
         if waits.isEmpty {
-            say("Why it can hang: each thread would hold one lock and wait for another that a thread in the cycle holds.")
+            say(
+                "Why it can hang: each thread would hold one lock and wait for another that a thread in the cycle holds."
+            )
         } else if oneThread {
-            say("Why it can hang: with one thread it cannot, yet. But the day two threads run these two paths at "
-                + "the same time, " + waits.joined(separator: ", while ") + "; neither can go on, and nothing "
-                + "in the program stops that from happening.")
+            say(
+                "Why it can hang: with one thread it cannot, yet. But the day two threads run these two paths at "
+                    + "the same time, " + waits.joined(separator: ", while ") + "; neither can go on, and nothing "
+                    + "in the program stops that from happening.")
         } else {
-            say("Why it can hang: " + waits.joined(separator: ", while ") + ". If they get there at the same time, "
-                + "neither can go on, and nothing in the program stops them from doing so.")
+            say(
+                "Why it can hang: " + waits.joined(separator: ", while ") + ". If they get there at the same time, "
+                    + "neither can go on, and nothing in the program stops them from doing so.")
         }
         cures([
             "Pick one order for these locks and take them in that order everywhere (for example, always M0 before M1).",
             "Hold one lock at a time: copy what you need, unlock, then take the other lock.",
             "If the locks guard data that belongs together, use one lock (or one serial queue) for all of it.",
-            "Do not call out to other code (callbacks, delegates) while holding a lock: it may take another lock.",
+            "Do not call out to other code (callbacks, delegates) while holding a lock: it may take another lock."
         ])
     }
 }

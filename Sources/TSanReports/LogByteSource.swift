@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Where a log's bytes come from: a file, a pipe, standard input, or a string in memory.
@@ -19,8 +19,8 @@ public enum LogReadError: Error, Equatable {
     public var message: String {
         let valid = "give a ThreadSanitizer log as text (a program's standard error) in a file, or - for standard input"
         switch self {
-        case let .cannotOpen(path, reason): return "cannot read '\(path)' (\(reason)): \(valid)"
-        case let .readFailed(reason): return "reading the log failed (\(reason)): \(valid)"
+        case .cannotOpen(let path, let reason): return "cannot read '\(path)' (\(reason)): \(valid)"
+        case .readFailed(let reason): return "reading the log failed (\(reason)): \(valid)"
         case .notText: return "this is not a text log (its first bytes are mostly binary): \(valid)"
         }
     }
@@ -53,7 +53,8 @@ public struct FileDescriptorSource: LogByteSource {
             let count = readBytes(descriptor, buffer)
             if count >= 0 { return count }
             if errno == EINTR { continue }
-            throw path == "-" ? .readFailed(reason: String(cString: strerror(errno)))
+            throw path == "-"
+                ? .readFailed(reason: String(cString: strerror(errno)))
                 : .cannotOpen(path: path, reason: String(cString: strerror(errno)))
         }
     }

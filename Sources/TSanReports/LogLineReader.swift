@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Splits a stream of log bytes into lines, a chunk at a time, with memory bounded whatever
@@ -100,7 +100,9 @@ public struct LogLineReader<Source: LogByteSource> {
                 switch escape {
                 case .none: break
                 case .started:
-                    escape = byte == UInt8(ascii: "[") ? .controlSequence : byte == UInt8(ascii: "]") ? .operatingSystemCommand : .none
+                    escape =
+                        byte == UInt8(ascii: "[")
+                        ? .controlSequence : byte == UInt8(ascii: "]") ? .operatingSystemCommand : .none
                     if byte != UInt8(ascii: "\n") { continue }
                 case .controlSequence:
                     // Parameters and intermediates (0x20-0x3F), then one final byte (0x40-0x7E).
@@ -109,8 +111,14 @@ public struct LogLineReader<Source: LogByteSource> {
                     if byte >= 0x40 && byte <= 0x7E { continue }
                 case .operatingSystemCommand:
                     // Ends with BEL or ESC (of "ESC \"); a newline ends it too, so a broken one costs a line at most.
-                    if byte == 0x07 { escape = .none; continue }
-                    if byte == 0x1B { escape = .started; continue }
+                    if byte == 0x07 {
+                        escape = .none
+                        continue
+                    }
+                    if byte == 0x1B {
+                        escape = .started
+                        continue
+                    }
                     if byte != UInt8(ascii: "\n") { continue }
                     escape = .none
                 }

@@ -36,7 +36,8 @@ extension TSanExplainer.Writer {
             if let global = Self.globalName(location) {
                 text += ", the global variable \(SwiftDemangler.demangle(global))"
             } else if location.hasPrefix("heap block"), let size = Self.number(after: " of size ", in: location),
-                      let owner = TSanReportParser.threadName(in: location, after: "allocated by ") {
+                let owner = TSanReportParser.threadName(in: location, after: "allocated by ")
+            {
                 text += ", inside a block of \(size) bytes on the heap allocated by \(Explainer.who(owner))"
                 if let frame = report.locationFrames.first(where: \.isUserCode) { text += " " + Explainer.place(frame) }
             }
@@ -53,48 +54,64 @@ extension TSanExplainer.Writer {
     }
 
     static func mutexCures(_ kind: TSanReport.Kind) -> [String] {
-        let unlockEveryPath = "Unlock on every path out of a function. Swift: lock.withLock { ... }, or defer { lock.unlock() } "
+        let unlockEveryPath =
+            "Unlock on every path out of a function. Swift: lock.withLock { ... }, or defer { lock.unlock() } "
             + "right after lock(). C: one exit with a cleanup label (goto out), and check every early return."
-        let testedLock = "Prefer a tested lock: pthread_rwlock_t in C; in Swift a concurrent DispatchQueue with .barrier writes, "
+        let testedLock =
+            "Prefer a tested lock: pthread_rwlock_t in C; in Swift a concurrent DispatchQueue with .barrier writes, "
             + "or one lock (NSLock, Mutex) for readers and writers alike."
         switch kind {
         case .mutexDestroyLocked:
-            return [unlockEveryPath,
-                    "Destroy a lock (or free what holds it, or let its object go) only after every thread that uses it is done: join them first."]
+            return [
+                unlockEveryPath,
+                "Destroy a lock (or free what holds it, or let its object go) only after every thread that uses it is done: join them first."
+            ]
         case .mutexDoubleLock:
-            return ["Never overwrite a mutex that may be held: no memset, no second pthread_mutex_init, no copy of the struct holding it. "
-                        + "Initialise it once, destroy it once.",
-                    unlockEveryPath + " A thread that ends while holding a lock leaves it locked for good.",
-                    "If one thread really must take the same lock again, use a recursive lock (PTHREAD_MUTEX_RECURSIVE, NSRecursiveLock), "
-                        + "or better, restructure so that it does not.",
-                    "In Swift, keep a lock inside a class (NSLock, Mutex), never in a struct that gets copied."]
+            return [
+                "Never overwrite a mutex that may be held: no memset, no second pthread_mutex_init, no copy of the struct holding it. "
+                    + "Initialise it once, destroy it once.",
+                unlockEveryPath + " A thread that ends while holding a lock leaves it locked for good.",
+                "If one thread really must take the same lock again, use a recursive lock (PTHREAD_MUTEX_RECURSIVE, NSRecursiveLock), "
+                    + "or better, restructure so that it does not.",
+                "In Swift, keep a lock inside a class (NSLock, Mutex), never in a struct that gets copied."
+            ]
         case .mutexBadUnlock:
-            return ["Pair each unlock with a lock in the same function and thread: in Swift lock.withLock { ... } (or lock() then "
-                        + "defer { unlock() }); in C, lock and unlock in one function.",
-                    "Do not unlock \"to be safe\" on an error or reset path that never locked.",
-                    "Only the thread that locked a mutex may unlock it. To signal another thread, use a semaphore "
-                        + "(DispatchSemaphore, sem_t) or a condition variable."]
+            return [
+                "Pair each unlock with a lock in the same function and thread: in Swift lock.withLock { ... } (or lock() then "
+                    + "defer { unlock() }); in C, lock and unlock in one function.",
+                "Do not unlock \"to be safe\" on an error or reset path that never locked.",
+                "Only the thread that locked a mutex may unlock it. To signal another thread, use a semaphore "
+                    + "(DispatchSemaphore, sem_t) or a condition variable."
+            ]
         case .mutexBadReadLock:
-            return ["Release the write lock on every path before readers come (pthread_rwlock_unlock), and never re-initialise "
-                        + "(pthread_rwlock_init) a lock that may be held.",
-                    "In a lock you wrote yourself: readers must wait while a writer holds it, and its TSan annotations "
-                        + "(__tsan_mutex_pre_lock / __tsan_mutex_post_lock, __tsan_mutex_read_lock) must say what the code does.",
-                    testedLock]
+            return [
+                "Release the write lock on every path before readers come (pthread_rwlock_unlock), and never re-initialise "
+                    + "(pthread_rwlock_init) a lock that may be held.",
+                "In a lock you wrote yourself: readers must wait while a writer holds it, and its TSan annotations "
+                    + "(__tsan_mutex_pre_lock / __tsan_mutex_post_lock, __tsan_mutex_read_lock) must say what the code does.",
+                testedLock
+            ]
         case .mutexBadReadUnlock:
-            return ["Unlock in the mode you locked: a writer's unlock after a write lock, a reader's after a read lock. In a "
-                        + "hand-written lock, pass __tsan_mutex_read_lock to __tsan_mutex_pre_unlock / __tsan_mutex_post_unlock "
-                        + "only when a reader unlocks.",
-                    testedLock]
+            return [
+                "Unlock in the mode you locked: a writer's unlock after a write lock, a reader's after a read lock. In a "
+                    + "hand-written lock, pass __tsan_mutex_read_lock to __tsan_mutex_pre_unlock / __tsan_mutex_post_unlock "
+                    + "only when a reader unlocks.",
+                testedLock
+            ]
         case .mutexInvalidAccess:
-            return ["Initialise a mutex before any thread can use it (pthread_mutex_init, or PTHREAD_MUTEX_INITIALIZER), and "
-                        + "destroy it only after every thread is done with it (join them first).",
-                    "Check what pthread_mutex_lock returns: an error (EINVAL) means the lock was not taken.",
-                    "In Swift, let a class own the lock (NSLock, Mutex): it lives exactly as long as the object."]
+            return [
+                "Initialise a mutex before any thread can use it (pthread_mutex_init, or PTHREAD_MUTEX_INITIALIZER), and "
+                    + "destroy it only after every thread is done with it (join them first).",
+                "Check what pthread_mutex_lock returns: an error (EINVAL) means the lock was not taken.",
+                "In Swift, let a class own the lock (NSLock, Mutex): it lives exactly as long as the object."
+            ]
         default:
-            return ["Leave the lock before this point: copy what you need while holding it, unlock, then call out "
-                        + "(the callback, the blocking call).",
-                    "Do not call callbacks, delegates or completion handlers, or wait for anything, while holding a lock.",
-                    "Keep the check (__tsan_check_no_mutexes_held) where it is: it found a real risk."]
+            return [
+                "Leave the lock before this point: copy what you need while holding it, unlock, then call out "
+                    + "(the callback, the blocking call).",
+                "Do not call callbacks, delegates or completion handlers, or wait for anything, while holding a lock.",
+                "Keep the check (__tsan_check_no_mutexes_held) where it is: it found a real risk."
+            ]
         }
     }
 }

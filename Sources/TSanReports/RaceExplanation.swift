@@ -5,13 +5,15 @@ extension TSanExplainer.Writer {
 
     mutating func explainRace(_ report: TSanReport) {
         accesses(report)
-        let outsideTheProgram = !report.accesses.isEmpty && !report.accesses.contains { $0.frames.contains(where: \.isUserCode) }
+        let outsideTheProgram =
+            !report.accesses.isEmpty && !report.accesses.contains { $0.frames.contains(where: \.isUserCode) }
         if outsideTheProgram {
             blank()
-            say("Neither access is in the program's own code: both happened inside \(Self.libraries(of: report)). "
-                + "TSan checks only code built with -sanitize=thread; it sees a library only through the calls it "
-                + "intercepts (memcpy, locks), not through the library's own atomic operations. A race reported "
-                + "entirely inside a system library is most likely such a blind spot, not a bug of the program.")
+            say(
+                "Neither access is in the program's own code: both happened inside \(Self.libraries(of: report)). "
+                    + "TSan checks only code built with -sanitize=thread; it sees a library only through the calls it "
+                    + "intercepts (memcpy, locks), not through the library's own atomic operations. A race reported "
+                    + "entirely inside a system library is most likely such a blind spot, not a bug of the program.")
         }
         if let variable = Explainer.accessedVariable(report) {
             blank()
@@ -63,7 +65,7 @@ extension TSanExplainer.Writer {
             "If it recurs, hide just this report with a suppressions file: a line `race:\(pattern)`, passed with "
                 + "TSAN_OPTIONS=suppressions=FILE.",
             "Leave ignore_noninstrumented_modules at its default (1) unless you need lock-order or mutex reports from "
-                + "code TSan does not instrument: the default hides reports like this one.",
+                + "code TSan does not instrument: the default hides reports like this one."
         ]
     }
 
@@ -79,10 +81,14 @@ extension TSanExplainer.Writer {
             let label = "\(index + 1). "
             var what = Explainer.action(access)
             if report.kind == .vptrRace {
-                what = access.isWrite ? "rewrote the object's vptr (a constructor or destructor running)"
+                what =
+                    access.isWrite
+                    ? "rewrote the object's vptr (a constructor or destructor running)"
                     : "read the object's vptr (to call a virtual function)"
             }
-            say(label + Explainer.capitalised(Explainer.who(access.thread)) + " " + what + through(access), indent: 2, hanging: 5)
+            say(
+                label + Explainer.capitalised(Explainer.who(access.thread)) + " " + what + through(access), indent: 2,
+                hanging: 5)
             whereAbouts(access.frames, indent: 5)
             let locks = Explainer.lockNames(access)
             if !locks.isEmpty {
@@ -98,7 +104,8 @@ extension TSanExplainer.Writer {
     /// library call that TSan watches, rather than in the program's own statement.
     func through(_ access: TSanReport.Access) -> String {
         guard let top = access.frames.first, top.origin == .sanitizer else { return "" }
-        let name = top.function.replacingOccurrences(of: "__tsan_", with: "").replacingOccurrences(of: "__interceptor_", with: "")
+        let name = top.function.replacingOccurrences(of: "__tsan_", with: "").replacingOccurrences(
+            of: "__interceptor_", with: "")
         switch name {
         case "memcpy", "memmove": return " (through \(name): a copy of a struct or a buffer)"
         case "memset": return " (through memset)"
@@ -117,15 +124,18 @@ extension TSanExplainer.Writer {
             return "The memory: the global variable \(SwiftDemangler.demangle(global))\(size). "
                 + "Every thread can reach a global, so every thread must follow the same rule to use it."
         }
-        if location.hasPrefix("file descriptor "), let owner = TSanReportParser.threadName(in: location, after: " by ") {
+        if location.hasPrefix("file descriptor "), let owner = TSanReportParser.threadName(in: location, after: " by ")
+        {
             let descriptor = location.dropFirst("file descriptor ".count).prefix { $0 != " " }
             let how = location.contains(" created by ") ? "created" : "used"
-            return "The memory: TSan's record of file descriptor \(descriptor), \(how) by \(Explainer.who(owner))\(userFrame). "
+            return
+                "The memory: TSan's record of file descriptor \(descriptor), \(how) by \(Explainer.who(owner))\(userFrame). "
                 + "TSan treats a descriptor as shared data: closing it while another thread still "
                 + "reads or writes it is a race (the other thread may use a closed descriptor, or a new file that reused its number)."
         }
         if let size = Self.number(after: " of size ", in: location),
-           let owner = TSanReportParser.threadName(in: location, after: "allocated by ") {
+            let owner = TSanReportParser.threadName(in: location, after: "allocated by ")
+        {
             return "The memory: part of a block of \(size) bytes on the heap (where objects and the "
                 + "contents of arrays, dictionaries and strings live), allocated by \(Explainer.who(owner))\(userFrame)."
         }
@@ -134,7 +144,8 @@ extension TSanExplainer.Writer {
                 + "shared with another thread (captured by a closure, or passed as a pointer)."
         }
         if location.hasPrefix("TLS of "), let owner = TSanReportParser.threadName(in: location, after: "TLS of ") {
-            return "The memory: thread-local storage of \(Explainer.who(owner)), reached by another thread through a pointer."
+            return
+                "The memory: thread-local storage of \(Explainer.who(owner)), reached by another thread through a pointer."
         }
         return "The memory: " + location + "."
     }
@@ -157,27 +168,34 @@ extension TSanExplainer.Writer {
         let locking = accesses.filter { !Explainer.lockNames($0).isEmpty }
         var why: String
         if locking.isEmpty || accesses.count < 2 {
-            why = "nothing — no lock, queue or other synchronisation — made one access wait for the other, "
+            why =
+                "nothing — no lock, queue or other synchronisation — made one access wait for the other, "
                 + "so they can happen in either order, or at the same moment."
         } else if locking.count == accesses.count {
-            let held = accesses.map { "\(Explainer.who($0.thread)) held \(Explainer.lockNames($0).joined(separator: " and "))" }
-            why = "both threads held a lock, but not the same one (\(held.joined(separator: "; "))). "
+            let held = accesses.map {
+                "\(Explainer.who($0.thread)) held \(Explainer.lockNames($0).joined(separator: " and "))"
+            }
+            why =
+                "both threads held a lock, but not the same one (\(held.joined(separator: "; "))). "
                 + "Different locks do not keep each other out, so nothing made one access wait for the other."
         } else {
             let holder = locking[0]
             let other = accesses.first { Explainer.lockNames($0).isEmpty }
             let locks = Explainer.lockNames(holder).joined(separator: " and ")
-            why = "\(Explainer.who(holder.thread)) held lock \(locks) during its access, but "
+            why =
+                "\(Explainer.who(holder.thread)) held lock \(locks) during its access, but "
                 + "\(Explainer.who(other?.thread)) held no lock. A lock only keeps out threads that take it too, "
                 + "so nothing made \(Explainer.who(other?.thread)) wait."
             if let created = report.mutexes?.first(where: { $0.mutex == Explainer.lockNames(holder).first }),
-               let frame = created.frames.first(where: \.isUserCode) {
+                let frame = created.frames.first(where: \.isUserCode)
+            {
                 why += " (\(created.mutex ?? "The lock") was made \(Explainer.place(frame)).)"
             }
         }
         let atomic = accesses.filter { $0.description.lowercased().contains("atomic") }
         if !atomic.isEmpty, atomic.count < accesses.count {
-            why += " One side used an atomic operation and the other did not: atomics only help when every access is atomic."
+            why +=
+                " One side used an atomic operation and the other did not: atomics only help when every access is atomic."
         }
         say("Why they could overlap: " + why)
         if let sleep = report.sleepFrames, !sleep.isEmpty {
@@ -185,8 +203,9 @@ extension TSanExplainer.Writer {
             let sleepName = sleep.first.map { Explainer.readableName($0) } ?? "sleep"
             let at = frame.map { " (\(sleepName), " + Explainer.place($0) + ")" } ?? ""
             blank()
-            say("Only a sleep kept them apart in time\(at). A sleep is not synchronisation: "
-                + "it makes the bad timing rarer, never impossible.")
+            say(
+                "Only a sleep kept them apart in time\(at). A sleep is not synchronisation: "
+                    + "it makes the bad timing rarer, never impossible.")
         }
     }
 
@@ -196,30 +215,36 @@ extension TSanExplainer.Writer {
         let locking = accesses.filter { !Explainer.lockNames($0).isEmpty }
         var cures: [String] = []
         if !locking.isEmpty, locking.count < accesses.count,
-           let unlocked = accesses.first(where: { Explainer.lockNames($0).isEmpty }) {
+            let unlocked = accesses.first(where: { Explainer.lockNames($0).isEmpty })
+        {
             let place = Explainer.mainFrame(unlocked.frames).map { ", here also " + Explainer.place($0) } ?? ""
             cures.append("Take the same lock around every access to this memory, reads included\(place).")
         }
         if report.location?.hasPrefix("file descriptor") == true {
-            cures.append("Close a descriptor only when every thread is done with it: join the threads that use it first, "
-                         + "or give it one owner thread that does all the I/O and the close.")
+            cures.append(
+                "Close a descriptor only when every thread is done with it: join the threads that use it first, "
+                    + "or give it one owner thread that does all the I/O and the close.")
         }
-        cures.append("""
+        cures.append(
+            """
             Confine the data to one thread or one serial queue (a queue that runs one block at a time): \
             only that queue touches it; other threads send it work (queue.async { ... }) or ask it for \
             a value (queue.sync { ... }). In C: one thread owns it, others send it messages.
             """)
         if bothWrite {
-            cures.append("""
+            cures.append(
+                """
                 Make the whole read-modify-write one step: run it on one serial queue, or hold one lock \
                 from the read to the write. Locking the read and the write separately still loses updates.
                 """)
             if report.kind == .dataRace, accesses.allSatisfy({ ($0.size ?? 99) <= 8 }) {
-                cures.append("For a single number, an atomic does the read-modify-write as one step "
-                             + "(Atomic from the Synchronization module, e.g. wrappingAdd; in C, <stdatomic.h>).")
+                cures.append(
+                    "For a single number, an atomic does the read-modify-write as one step "
+                        + "(Atomic from the Synchronization module, e.g. wrappingAdd; in C, <stdatomic.h>).")
             }
         } else {
-            cures.append("""
+            cures.append(
+                """
                 Hand the reader an immutable copy: take a `let` snapshot where the data lives and pass \
                 that to the other thread, instead of sharing the live variable.
                 """)
@@ -228,7 +253,8 @@ extension TSanExplainer.Writer {
         if accesses.contains(where: { access in
             access.thread == "main thread" && !access.frames.contains { $0.function.contains("dispatch_apply") }
         }) {
-            cures.append("""
+            cures.append(
+                """
                 The main thread is one side: keep this data main-thread-only, do slow work on a copy \
                 elsewhere, and bring the result back with DispatchQueue.main.async (or OperationQueue.main).
                 """)
@@ -237,10 +263,13 @@ extension TSanExplainer.Writer {
             access.thread.flatMap { ThreadOrigin.of($0, in: report) } == .concurrencyPool
         }
         if inTasks {
-            cures.append("The accesses run in tasks: put the shared state in an actor (or isolate it to @MainActor) "
-                         + "and `await` its methods; in Swift 6 language mode the compiler then rejects this race.")
+            cures.append(
+                "The accesses run in tasks: put the shared state in an actor (or isolate it to @MainActor) "
+                    + "and `await` its methods; in Swift 6 language mode the compiler then rejects this race.")
         } else {
-            cures.append("Or make the owner an actor (Swift concurrency): every access then waits its turn, and the compiler checks it.")
+            cures.append(
+                "Or make the owner an actor (Swift concurrency): every access then waits its turn, and the compiler checks it."
+            )
         }
         return cures
     }
@@ -251,6 +280,6 @@ extension TSanExplainer.Writer {
             + "or unregister it and wait until no callback is running, before `delete`.",
         "Share ownership instead of guessing when the last user is done: std::shared_ptr in C++ "
             + "(in Swift, a class reference does this for you).",
-        "Do not let other threads see an object from inside its constructor: publish the pointer only once it is fully built.",
+        "Do not let other threads see an object from inside its constructor: publish the pointer only once it is fully built."
     ]
 }

@@ -26,10 +26,12 @@ struct ReportBlockCollector {
 
     /// Text on stderr meaning the process is crashing (TSan's handler or Swift's runtime).
     static let crashMarkers: [StaticString] = [
-        "ThreadSanitizer:DEADLYSIGNAL", "Fatal error:", "Precondition failed:", "Assertion failed:", "ERROR: ThreadSanitizer: SEGV",
+        "ThreadSanitizer:DEADLYSIGNAL", "Fatal error:", "Precondition failed:", "Assertion failed:",
+        "ERROR: ThreadSanitizer: SEGV",
         // TSan ending the process itself: an allocation it refused, memory it could not map.
-        "ERROR: ThreadSanitizer: requested allocation size", "ERROR: ThreadSanitizer: out of memory", "ThreadSanitizer: out of memory",
-        "ERROR: ThreadSanitizer failed to allocate",
+        "ERROR: ThreadSanitizer: requested allocation size", "ERROR: ThreadSanitizer: out of memory",
+        "ThreadSanitizer: out of memory",
+        "ERROR: ThreadSanitizer failed to allocate"
     ]
 
     private var current: ReportBlock?
@@ -88,7 +90,8 @@ struct ReportBlockCollector {
     }
 
     private mutating func noteCrash(_ line: UnsafeBufferPointer<UInt8>) {
-        guard crashLines.count < Self.maximumCrashLines, Self.crashMarkers.contains(where: { contains(line, $0) }) else { return }
+        guard crashLines.count < Self.maximumCrashLines, Self.crashMarkers.contains(where: { contains(line, $0) })
+        else { return }
         let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespaces)
         if !crashLines.contains(text) { crashLines.append(text) }
     }
@@ -97,7 +100,8 @@ struct ReportBlockCollector {
     // made for them (and racelab runs unoptimised, under TSan, where a Swift loop per byte is slow).
 
     private func starts(_ line: UnsafeBufferPointer<UInt8>, with prefix: StaticString) -> Bool {
-        line.count >= prefix.utf8CodeUnitCount && memcmp(line.baseAddress!, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0
+        line.count >= prefix.utf8CodeUnitCount
+            && memcmp(line.baseAddress!, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0
     }
 
     private func equals(_ line: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
@@ -108,7 +112,9 @@ struct ReportBlockCollector {
     private func contains(_ line: UnsafeBufferPointer<UInt8>, _ needle: StaticString) -> Bool {
         guard let base = line.baseAddress else { return false }
         return base.withMemoryRebound(to: CChar.self, capacity: line.count + 1) { text in
-            needle.utf8Start.withMemoryRebound(to: CChar.self, capacity: needle.utf8CodeUnitCount + 1) { strstr(text, $0) != nil }
+            needle.utf8Start.withMemoryRebound(to: CChar.self, capacity: needle.utf8CodeUnitCount + 1) {
+                strstr(text, $0) != nil
+            }
         }
     }
 }
@@ -145,24 +151,38 @@ struct ReportFingerprint: Hashable {
     /// Where the next address or id starts (`text`, the end of the text before it) and where
     /// the text after it starts (`resume`); both `end` when there is none.
     private func nextVariablePart(from start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>)
-        -> (text: UnsafePointer<UInt8>, resume: UnsafePointer<UInt8>) {
+        -> (text: UnsafePointer<UInt8>, resume: UnsafePointer<UInt8>)
+    {
         var cursor = start
-        while cursor < end, let hit = memchr(cursor, Int32(UInt8(ascii: "0")), end - cursor).map({ UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) }) {
+        while cursor < end,
+            let hit = memchr(cursor, Int32(UInt8(ascii: "0")), end - cursor).map({
+                UnsafePointer($0.assumingMemoryBound(to: UInt8.self))
+            })
+        {
             let equalsSign = findIdEquals(from: cursor, before: hit)
             if let equalsSign { return (equalsSign + 1, skip(from: equalsSign + 1, end: end, hex: false)) }
             if hit + 1 < end, hit[1] == UInt8(ascii: "x") { return (hit, skip(from: hit + 2, end: end, hex: true)) }
             cursor = hit + 1
         }
-        if let equalsSign = findIdEquals(from: cursor, before: end) { return (equalsSign + 1, skip(from: equalsSign + 1, end: end, hex: false)) }
+        if let equalsSign = findIdEquals(from: cursor, before: end) {
+            return (equalsSign + 1, skip(from: equalsSign + 1, end: end, hex: false))
+        }
         return (end, end)
     }
 
     /// "pid=" or "tid=" between `start` and `limit`: the "=" of the first one.
-    private func findIdEquals(from start: UnsafePointer<UInt8>, before limit: UnsafePointer<UInt8>) -> UnsafePointer<UInt8>? {
+    private func findIdEquals(from start: UnsafePointer<UInt8>, before limit: UnsafePointer<UInt8>) -> UnsafePointer<
+        UInt8
+    >? {
         var cursor = start
-        while cursor < limit, let hit = memchr(cursor, Int32(UInt8(ascii: "=")), limit - cursor).map({ UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) }) {
+        while cursor < limit,
+            let hit = memchr(cursor, Int32(UInt8(ascii: "=")), limit - cursor).map({
+                UnsafePointer($0.assumingMemoryBound(to: UInt8.self))
+            })
+        {
             if hit - 3 >= start, hit[-1] == UInt8(ascii: "d"), hit[-2] == UInt8(ascii: "i"),
-               hit[-3] == UInt8(ascii: "p") || hit[-3] == UInt8(ascii: "t") {
+                hit[-3] == UInt8(ascii: "p") || hit[-3] == UInt8(ascii: "t")
+            {
                 return hit
             }
             cursor = hit + 1
@@ -175,7 +195,10 @@ struct ReportFingerprint: Hashable {
         while cursor < end {
             let byte = cursor.pointee
             let digit = byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
-            let letter = hex && (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f") || byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "F"))
+            let letter =
+                hex
+                && (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f")
+                    || byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "F"))
             guard digit || letter else { break }
             cursor += 1
         }

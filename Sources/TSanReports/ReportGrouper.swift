@@ -21,7 +21,10 @@ struct ReportGrouper {
     /// What the explanation of a report says, without source lines: equal keys read the same.
     private let explanationKey: (TSanReport) -> String
     private var groupByKey: [String: Int] = [:]
-    private struct Printing { let group: Int?; let kind: String }
+    private struct Printing {
+        let group: Int?
+        let kind: String
+    }
     /// A report's text (addresses aside) seen before: counted without parsing it again.
     private var printingByFingerprint: [ReportFingerprint: Printing] = [:]
 

@@ -19,11 +19,13 @@ public enum ReportSummary {
         let kind = report.kindName
         if report.kind == .lockOrderInversion {
             // The acquisitions that close the cycle, each where the program (not TSan) took it.
-            let takes = report.accesses.filter { $0.description.contains("acquired here while holding") }.map { access in
+            let takes = report.accesses.filter { $0.description.contains("acquired here while holding") }.map {
+                access in
                 "\(access.thread ?? "a thread") \(access.description.replacingOccurrences(of: #" acquired here while holding mutex (\w+).*"#, with: " while holding $1", options: .regularExpression).replacingOccurrences(of: "Mutex ", with: "takes "))"
                     + place(ownFrame(access.frames))
             }
-            return "\(kind) \(report.lockCycle.map { "(\($0.replacingOccurrences(of: #" \(0x[0-9a-f]+\)"#, with: "", options: .regularExpression)))" } ?? ""): "
+            return
+                "\(kind) \(report.lockCycle.map { "(\($0.replacingOccurrences(of: #" \(0x[0-9a-f]+\)"#, with: "", options: .regularExpression)))" } ?? ""): "
                 + takes.joined(separator: "; ")
         }
         let parts = report.accesses.prefix(2).map { access -> String in

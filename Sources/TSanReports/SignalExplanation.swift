@@ -26,13 +26,13 @@ extension TSanExplainer.Writer {
                 "Handle the signal outside any handler: in Swift, DispatchSource.makeSignalSource(signal:queue:) after "
                     + "signal(SIGALRM, SIG_IGN) runs your code on a queue; in C, signalfd, or a pipe that the main loop reads.",
                 "Inside a handler call only async-signal-safe functions (man 7 signal-safety: write, _exit, ...): never malloc, "
-                    + "printf, a lock, or Swift code that allocates.",
+                    + "printf, a lock, or Swift code that allocates."
             ])
         } else {
             cures([
                 "Save errno when the handler starts and put it back before it returns: int saved = errno; ...; errno = saved;",
                 "Better, do nothing in the handler but set a flag (volatile sig_atomic_t); or handle the signal outside any "
-                    + "handler (DispatchSource.makeSignalSource in Swift, signalfd in C).",
+                    + "handler (DispatchSource.makeSignalSource in Swift, signalfd in C)."
             ])
         }
     }

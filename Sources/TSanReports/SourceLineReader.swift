@@ -9,7 +9,8 @@ public enum SourceLineReader {
         return { path, line in
             if files[path] == nil {
                 let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-                let readable = attributes?[.type] as? FileAttributeType == .typeRegular
+                let readable =
+                    attributes?[.type] as? FileAttributeType == .typeRegular
                     && (attributes?[.size] as? Int ?? .max) < 4_000_000
                 let text = readable ? (try? String(contentsOfFile: path, encoding: .utf8)) : nil
                 files[path] = text?.split(separator: "\n", omittingEmptySubsequences: false) ?? []

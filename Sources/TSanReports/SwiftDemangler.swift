@@ -35,7 +35,8 @@ public enum SwiftDemangler {
     public static func demangleFully(_ symbol: String) -> String { runtimeName(symbol) ?? symbol }
 
     static func isSwiftSymbol(_ symbol: String) -> Bool {
-        (symbol.hasPrefix("$s") || symbol.hasPrefix("_$s") || symbol.hasPrefix("$S")) && symbol.utf8.count <= maximumLength
+        (symbol.hasPrefix("$s") || symbol.hasPrefix("_$s") || symbol.hasPrefix("$S"))
+            && symbol.utf8.count <= maximumLength
     }
 
     private static func runtimeName(_ symbol: String) -> String? {
@@ -59,23 +60,30 @@ public enum SwiftDemangler {
             text = String(text[resume.range.upperBound...])
             suffix = " (after an await)"
         }
-        for wrapper in ["partial apply forwarder for ", "partial apply for ", "async function pointer to ", "merged ", "specialized "]
-            where text.hasPrefix(wrapper) {
+        for wrapper in [
+            "partial apply forwarder for ", "partial apply for ", "async function pointer to ", "merged ",
+            "specialized "
+        ]
+        where text.hasPrefix(wrapper) {
             text = String(text.dropFirst(wrapper.count))
         }
-        if let generic = text.firstMatch(of: #/^generic specialization <.*?> of /#) { text = String(text[generic.range.upperBound...]) }
+        if let generic = text.firstMatch(of: #/^generic specialization <.*?> of /#) {
+            text = String(text[generic.range.upperBound...])
+        }
         // Closure signatures between "closure #N" and " in ".
         text = text.replacingOccurrences(of: #"(closure #\d+) [^#]*? in "#, with: "$1 in ", options: .regularExpression)
         // Private names: "(recalculate in _38F923B6D0E65AA8B7C45A62C26ABC01)" becomes "recalculate".
         text = text.replacingOccurrences(of: #"\(([^()\s]+) in _[0-9A-F]+\)"#, with: "$1", options: .regularExpression)
         // Effects before the result type: "f() async throws -> ()" becomes "f() -> ()".
-        text = text.replacingOccurrences(of: #"\) (?:async )?(?:throws(?:\([^()]*\))? )?-> "#, with: ") -> ", options: .regularExpression)
+        text = text.replacingOccurrences(
+            of: #"\) (?:async )?(?:throws(?:\([^()]*\))? )?-> "#, with: ") -> ", options: .regularExpression)
         // Trailing result types: "() -> ()" becomes "()".
         text = text.replacingOccurrences(of: #"\) -> [^()]+$"#, with: ")", options: .regularExpression)
         text = text.replacingOccurrences(of: #"\) -> \(\)"#, with: ")", options: .regularExpression)
         // A lab's module prefix where the type repeats it: "ListAdder.ListAdderBroken",
         // "ListAdderExercises.ListAdderExercise", "MandelbrotSolutions.MandelbrotFixedGCD".
-        text = text.replacingOccurrences(of: #"\b([A-Z]\w*?)(?:Exercises|Solutions)?\.(\1\w*)"#, with: "$2", options: .regularExpression)
+        text = text.replacingOccurrences(
+            of: #"\b([A-Z]\w*?)(?:Exercises|Solutions)?\.(\1\w*)"#, with: "$2", options: .regularExpression)
         // Module prefixes that are noise for a learner.
         for module in ["LabKit.", "Swift.", "Foundation."] {
             text = text.replacingOccurrences(of: module, with: "")
@@ -115,22 +123,23 @@ enum StackSpace {
     /// The lowest address of the calling thread's stack.
     private static func lowestAddress() -> Int? {
         #if os(Linux)
-        var attributes = pthread_attr_t()
-        guard threadAttributes(pthread_self(), &attributes) == 0 else { return nil }
-        defer { pthread_attr_destroy(&attributes) }
-        var lowest: UnsafeMutableRawPointer?
-        var size = 0
-        guard pthread_attr_getstack(&attributes, &lowest, &size) == 0, let lowest else { return nil }
-        return Int(bitPattern: lowest)
+            var attributes = pthread_attr_t()
+            guard threadAttributes(pthread_self(), &attributes) == 0 else { return nil }
+            defer { pthread_attr_destroy(&attributes) }
+            var lowest: UnsafeMutableRawPointer?
+            var size = 0
+            guard pthread_attr_getstack(&attributes, &lowest, &size) == 0, let lowest else { return nil }
+            return Int(bitPattern: lowest)
         #else
-        return nil
+            return nil
         #endif
     }
 
     #if os(Linux)
-    /// glibc's pthread_getattr_np, which Swift's Glibc module does not show (it is a GNU extension).
-    @_silgen_name("pthread_getattr_np")
-    private static func threadAttributes(_ thread: pthread_t, _ attributes: UnsafeMutablePointer<pthread_attr_t>) -> Int32
+        /// glibc's pthread_getattr_np, which Swift's Glibc module does not show (it is a GNU extension).
+        @_silgen_name("pthread_getattr_np")
+        private static func threadAttributes(_ thread: pthread_t, _ attributes: UnsafeMutablePointer<pthread_attr_t>)
+            -> Int32
     #endif
 }
 

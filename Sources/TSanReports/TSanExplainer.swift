@@ -35,8 +35,10 @@ public enum TSanExplainer {
     /// The text of `line` (1-based) in `file`, or nil when the file cannot be read.
     public typealias SourceLookup = (_ file: String, _ line: Int) -> String?
 
-    public static func explain(_ log: String, width: Int = 80, showStacks: Bool = false,
-                               sourceLine: @escaping SourceLookup = { _, _ in nil }) -> TSanExplanation {
+    public static func explain(
+        _ log: String, width: Int = 80, showStacks: Bool = false,
+        sourceLine: @escaping SourceLookup = { _, _ in nil }
+    ) -> TSanExplanation {
         // A string in memory is explained even if it is mostly junk: its caller chose it.
         var reader = LogLineReader(InMemorySource(log), refusesBinary: false)
         do {
@@ -47,16 +49,19 @@ public enum TSanExplainer {
     }
 
     /// Reads `reader` to its end and explains what it held.
-    public static func explain<Source>(reading reader: inout LogLineReader<Source>, width: Int = 80, showStacks: Bool = false,
-                                       sourceLine: @escaping SourceLookup = { _, _ in nil }) throws(LogReadError) -> TSanExplanation {
+    public static func explain<Source>(
+        reading reader: inout LogLineReader<Source>, width: Int = 80, showStacks: Bool = false,
+        sourceLine: @escaping SourceLookup = { _, _ in nil }
+    ) throws(LogReadError) -> TSanExplanation {
         var collector = ReportBlockCollector()
         var grouper = ReportGrouper(explanationKey: explanationKey)
         try reader.forEachLine { line in
             collector.consume(line) { grouper.add($0) }
         }
         collector.finish { grouper.add($0) }
-        return explanation(grouper, crashLines: collector.crashLines, reader: reader, width: width, showStacks: showStacks,
-                           sourceLine: sourceLine)
+        return explanation(
+            grouper, crashLines: collector.crashLines, reader: reader, width: width, showStacks: showStacks,
+            sourceLine: sourceLine)
     }
 
     /// Two reports whose explanations (without source lines, unwrapped) read the same are one problem.
@@ -66,22 +71,26 @@ public enum TSanExplainer {
         return report.kindName + (report.truncated ? " (cut off)" : "") + "\n" + probe.text
     }
 
-    private static func explanation<Source>(_ grouper: ReportGrouper, crashLines crashes: [String], reader: LogLineReader<Source>,
-                                            width: Int, showStacks: Bool, sourceLine: @escaping SourceLookup) -> TSanExplanation {
+    private static func explanation<Source>(
+        _ grouper: ReportGrouper, crashLines crashes: [String], reader: LogLineReader<Source>,
+        width: Int, showStacks: Bool, sourceLine: @escaping SourceLookup
+    ) -> TSanExplanation {
         let groups = grouper.groups
         var explained: [ExplainedReport] = []
         var text = Writer(width: width, sourceLine: sourceLine, showStacks: showStacks)
         text.say(headline(reportCount: grouper.reportCount, distinct: groups.count))
         if grouper.notShown > 0 {
-            text.say("Only the first \(groups.count) different reports are explained; \(grouper.notShown) more "
-                     + "(of the kinds counted at the end) are not.")
+            text.say(
+                "Only the first \(groups.count) different reports are explained; \(grouper.notShown) more "
+                    + "(of the kinds counted at the end) are not.")
         }
         var firstOfKind: [String: Int] = [:]  // a kind is described in full once per log
         for (number, group) in groups.enumerated() {
             var part = Writer(width: width, sourceLine: sourceLine, showStacks: showStacks)
             let kindName = group.report.kindName
-            part.explain(group.report, number: number + 1, of: groups.count, occurrences: group.count,
-                         describedIn: firstOfKind[kindName])
+            part.explain(
+                group.report, number: number + 1, of: groups.count, occurrences: group.count,
+                describedIn: firstOfKind[kindName])
             if firstOfKind[kindName] == nil { firstOfKind[kindName] = number + 1 }
             explained.append(ExplainedReport(report: group.report, occurrences: group.count, explanation: part.text))
             text.blank()
@@ -90,7 +99,8 @@ public enum TSanExplainer {
         }
         if groups.isEmpty {
             text.blank()
-            text.say("""
+            text.say(
+                """
                 TSan writes its reports to standard error; each starts with "WARNING: ThreadSanitizer:". \
                 If you expected one: build with `swift build --sanitize=thread`, keep standard error \
                 (2> log.txt), and run a few times. TSan only sees a race that really happens in that run.
@@ -102,25 +112,35 @@ public enum TSanExplainer {
         }
         if grouper.notShown > 0 || groups.count > 1 && grouper.kindCounts.count > 1 {
             text.blank()
-            let tally = grouper.kindCounts.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key): \($0.value)" }
+            let tally = grouper.kindCounts.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map {
+                "\($0.key): \($0.value)"
+            }
             text.say("Reports by kind: " + tally.joined(separator: ", ") + ".")
         }
         if reader.linesCut > 0 || reader.binaryBytes > 0 {
             text.blank()
             var notes: [String] = []
             if reader.linesCut > 0 {
-                notes.append("\(reader.linesCut) line(s) longer than \(LogLineReader<Source>.maximumLineLength) bytes were cut to that length")
+                notes.append(
+                    "\(reader.linesCut) line(s) longer than \(LogLineReader<Source>.maximumLineLength) bytes were cut to that length"
+                )
             }
-            if reader.binaryBytes > 0 { notes.append("\(reader.binaryBytes) control byte(s) that are not text were skipped") }
+            if reader.binaryBytes > 0 {
+                notes.append("\(reader.binaryBytes) control byte(s) that are not text were skipped")
+            }
             text.say("(Reading the log: " + notes.joined(separator: "; ") + ".)")
         }
         if text.shownSource {
             text.blank()
-            text.say("(Source lines are read from the files as they are now: if one changed after the run, it may not match.)")
+            text.say(
+                "(Source lines are read from the files as they are now: if one changed after the run, it may not match.)"
+            )
         }
         return TSanExplanation(
-            reportCount: grouper.reportCount, reports: explained, kinds: grouper.kindCounts, reportsNotShown: grouper.notShown,
-            crashLines: crashes, bytesRead: reader.bytesRead, linesCut: reader.linesCut, binaryBytesSkipped: reader.binaryBytes,
+            reportCount: grouper.reportCount, reports: explained, kinds: grouper.kindCounts,
+            reportsNotShown: grouper.notShown,
+            crashLines: crashes, bytesRead: reader.bytesRead, linesCut: reader.linesCut,
+            binaryBytesSkipped: reader.binaryBytes,
             text: text.text)
     }
 
@@ -128,9 +148,9 @@ public enum TSanExplainer {
         switch (reportCount, distinct) {
         case (0, _): return "racelab explain: no ThreadSanitizer report found in this log."
         case (1, _): return "racelab explain: 1 ThreadSanitizer report in this log."
-        case let (count, distinct) where distinct == count:
+        case (let count, let distinct) where distinct == count:
             return "racelab explain: \(count) ThreadSanitizer reports in this log."
-        case let (count, distinct):
+        case (let count, let distinct):
             return "racelab explain: \(count) ThreadSanitizer reports in this log, \(distinct) different "
                 + "(a report that reads the same as an earlier one is explained once)."
         }
@@ -150,7 +170,9 @@ extension TSanExplainer.Writer {
             say("Cut off: the log ends in the middle of this report, so some parts are missing below.")
         }
         if let dropped = report.linesDropped {
-            say("(This report was longer than \(ReportBlockCollector.maximumLines) lines: its last \(dropped) were left out.)")
+            say(
+                "(This report was longer than \(ReportBlockCollector.maximumLines) lines: its last \(dropped) were left out.)"
+            )
         }
         blank()
         if let describedIn, report.kind != .other {
@@ -187,13 +209,16 @@ extension TSanExplainer.Writer {
         say(crashLines.count == 1 ? "The log also shows a crash:" : "The log also shows crashes:")
         for line in crashLines { say(line, indent: 2, hanging: 4) }
         if afterReports {
-            say("""
+            say(
+                """
                 A crash after a race is often its result: a thread used data that another thread \
                 changed under it (for example, an index that was valid when checked is gone when \
                 used). Fix the race first; the crash often goes away with it.
                 """)
         } else {
-            say("There is no race report, so the crash may have another cause. If threads share data, run it again under TSan.")
+            say(
+                "There is no race report, so the crash may have another cause. If threads share data, run it again under TSan."
+            )
         }
     }
 }

@@ -34,11 +34,13 @@ enum TSanFrameParser {
         // atos: "App:arm64" (an architecture after the module's name).
         var atos = false
         if let named = module, let colon = named.lastIndex(of: ":"),
-           ["x86_64", "x86_64h", "arm64", "arm64e", "i386"].contains(named[named.index(after: colon)...]) {
+            ["x86_64", "x86_64h", "arm64", "arm64e", "i386"].contains(named[named.index(after: colon)...])
+        {
             module = String(named[..<colon])
             atos = true
         }
-        let function: String, location: Substring
+        let function: String
+        let location: Substring
         if atos {
             let lastWord = rest.lastIndex(of: " ").map { rest[rest.index(after: $0)...] }
             if let lastWord, splitNumber(lastWord) != nil {
@@ -54,14 +56,19 @@ enum TSanFrameParser {
             location = rest[functionEnd...].drop { $0 == " " }
         }
 
-        var file: String?, lineNumber: Int?, column: Int?
+        var file: String?
+        var lineNumber: Int?
+        var column: Int?
         if !location.isEmpty, !location.hasPrefix("<") {
             var path = location
             if let (prefix, last) = splitNumber(path) {
                 if let (before, previous) = splitNumber(prefix) {
-                    path = before; lineNumber = previous; column = last
+                    path = before
+                    lineNumber = previous
+                    column = last
                 } else {
-                    path = prefix; lineNumber = last
+                    path = prefix
+                    lineNumber = last
                 }
             }
             file = String(path)
@@ -76,7 +83,9 @@ enum TSanFrameParser {
     private static func splitNumber(_ text: Substring) -> (Substring, Int)? {
         guard let colon = text.lastIndex(of: ":") else { return nil }
         let digits = text[text.index(after: colon)...]
-        guard !digits.isEmpty, digits.count <= 9, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(digits) else {
+        guard !digits.isEmpty, digits.count <= 9, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
+            let value = Int(digits)
+        else {
             return nil
         }
         return (text[..<colon], value)
@@ -93,7 +102,10 @@ enum TSanFrameParser {
                 var matched = true
                 var position = start
                 for byte in pattern {
-                    if bytes[position] != byte { matched = false; break }
+                    if bytes[position] != byte {
+                        matched = false
+                        break
+                    }
                     position = bytes.index(after: position)
                 }
                 if matched { return start }
@@ -130,7 +142,8 @@ enum TSanFrameParser {
             case " " where depth == 0:
                 let after = text[text.index(after: index)...]
                 let qualifier = ["const", "volatile", "&&", "&", "[clone"].first { after.hasPrefix($0) }
-                let qualifierEnds = qualifier.map { after.dropFirst($0.count).first.map { " &)".contains($0) } ?? true } ?? false
+                let qualifierEnds =
+                    qualifier.map { after.dropFirst($0.count).first.map { " &)".contains($0) } ?? true } ?? false
                 if !qualifierEnds {
                     return index
                 }

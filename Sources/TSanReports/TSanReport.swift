@@ -75,7 +75,9 @@ public struct TSanReport: Codable, Sendable, Equatable {
 
     /// The first frame of each access that has a source line: where the racing code is.
     public var racingLines: [String] {
-        accesses.compactMap { ($0.frames.first(where: \.isUserCode) ?? $0.frames.first(where: { $0.shortLocation != nil }))?.shortLocation }
+        accesses.compactMap {
+            ($0.frames.first(where: \.isUserCode) ?? $0.frames.first(where: { $0.shortLocation != nil }))?.shortLocation
+        }
     }
 
     /// Frames (of any access) whose file lies under `folder`: the learner's own lines.

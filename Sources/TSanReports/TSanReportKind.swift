@@ -33,19 +33,24 @@ extension TSanReport {
                 ("heap-use-after-free (virtual call", .vptrUseAfterFree), ("heap-use-after-free", .heapUseAfterFree),
                 ("lock-order-inversion", .lockOrderInversion), ("thread leak", .threadLeak),
                 ("destroy of a locked mutex", .mutexDestroyLocked), ("double lock of a mutex", .mutexDoubleLock),
-                ("unlock of an unlocked mutex", .mutexBadUnlock), ("read lock of a write locked mutex", .mutexBadReadLock),
-                ("read unlock of a write locked mutex", .mutexBadReadUnlock), ("use of an invalid mutex", .mutexInvalidAccess),
+                ("unlock of an unlocked mutex", .mutexBadUnlock),
+                ("read lock of a write locked mutex", .mutexBadReadLock),
+                ("read unlock of a write locked mutex", .mutexBadReadUnlock),
+                ("use of an invalid mutex", .mutexInvalidAccess),
                 ("mutex held in the wrong context", .mutexHeldWrongContext),
-                ("signal-unsafe call inside of a signal", .signalUnsafeCall), ("signal handler spoils errno", .signalSpoilsErrno),
-                ("thread finished with ignores enabled", .ignoresNotEnded),
+                ("signal-unsafe call inside of a signal", .signalUnsafeCall),
+                ("signal handler spoils errno", .signalSpoilsErrno),
+                ("thread finished with ignores enabled", .ignoresNotEnded)
             ]
             self = prefixes.first { title.hasPrefix($0.0) }?.1 ?? .other
         }
 
         /// Kinds about one lock used wrongly (not about two threads' accesses).
         public var isMutexMisuse: Bool {
-            [.mutexDestroyLocked, .mutexDoubleLock, .mutexBadUnlock, .mutexBadReadLock, .mutexBadReadUnlock,
-             .mutexInvalidAccess, .mutexHeldWrongContext].contains(self)
+            [
+                .mutexDestroyLocked, .mutexDoubleLock, .mutexBadUnlock, .mutexBadReadLock, .mutexBadReadUnlock,
+                .mutexInvalidAccess, .mutexHeldWrongContext
+            ].contains(self)
         }
 
         /// Kinds about two accesses to the same memory.

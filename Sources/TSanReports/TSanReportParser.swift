@@ -70,13 +70,15 @@ public enum TSanReportParser {
             if let pid = title.range(of: " (pid=", options: .backwards), title.hasSuffix(")") {
                 title = String(title[..<pid.lowerBound])
             }
-            report = TSanReport(kind: TSanReport.Kind(title: title), title: title, accesses: [], location: nil, locationFrames: [],
-                                threads: [], lockCycle: nil, summary: nil, truncated: !block.closed, text: "")
+            report = TSanReport(
+                kind: TSanReport.Kind(title: title), title: title, accesses: [], location: nil, locationFrames: [],
+                threads: [], lockCycle: nil, summary: nil, truncated: !block.closed, text: "")
         } else {
             report = ignoresReport(headline, closed: block.closed)
         }
         report.linesDropped = block.linesDropped > 0 ? block.linesDropped : nil
-        report.text = ((headline.hasPrefix(warningPrefix) ? [separator] : []) + lines
+        report.text =
+            ((headline.hasPrefix(warningPrefix) ? [separator] : []) + lines
             + (block.closed && headline.hasPrefix(warningPrefix) ? [separator] : [])).joined(separator: "\n")
 
         // Frames straight after the headline are the report's own stack (mutex misuse, a
@@ -113,18 +115,21 @@ public enum TSanReportParser {
                 report.lockCycle = String(trimmed.dropFirst("Cycle in lock order graph: ".count))
                 section = .none
             } else if trimmed.hasPrefix("Thread T"), trimmed.contains("created by") {
-                report.threads.append(TSanReport.Access(
-                    description: trimmed.trimmingSuffix(":").trimmingSuffix(" at"),
-                    isWrite: false, isPrevious: false, size: nil, thread: threadName(in: trimmed, after: "Thread "), frames: []))
+                report.threads.append(
+                    TSanReport.Access(
+                        description: trimmed.trimmingSuffix(":").trimmingSuffix(" at"),
+                        isWrite: false, isPrevious: false, size: nil, thread: threadName(in: trimmed, after: "Thread "),
+                        frames: []))
                 section = .thread
             } else if trimmed.hasPrefix("Mutex "), trimmed.hasSuffix(":"), trimmed.contains(" acquired ") {
                 report.accesses.append(mutexAcquisition(trimmed, previous: report.accesses.last))
                 section = .mutexAcquisition
             } else if trimmed.hasPrefix("Mutex "), trimmed.hasSuffix(" created at:") {
                 // A lock that the report's threads held or misused; not an access of its own.
-                mutexes.append(TSanReport.Access(
-                    description: trimmed.trimmingSuffix(" at:"), isWrite: false, isPrevious: false, size: nil,
-                    thread: nil, frames: [], mutex: mutexName(trimmed)))
+                mutexes.append(
+                    TSanReport.Access(
+                        description: trimmed.trimmingSuffix(" at:"), isWrite: false, isPrevious: false, size: nil,
+                        thread: nil, frames: [], mutex: mutexName(trimmed)))
                 section = .mutexCreation
             } else if trimmed.hasPrefix("As if synchronized via sleep") {
                 sleepFrames = []
@@ -153,17 +158,24 @@ public enum TSanReportParser {
     /// "ThreadSanitizer: main thread finished with ignores enabled".
     private static func ignoresReport(_ headline: String, closed: Bool) -> TSanReport {
         let body = String(headline.dropFirst(ReportBlockCollector.ignoresPrefix.utf8CodeUnitCount))
-        let thread = body.hasPrefix("main thread") ? "main thread" : body.firstMatch(of: /^thread (T\d+)/).map { "thread \($0.1)" }
+        let thread =
+            body.hasPrefix("main thread")
+            ? "main thread" : body.firstMatch(of: /^thread (T\d+)/).map { "thread \($0.1)" }
         let title = "\(thread ?? "a thread") finished with ignores enabled"
         var threads: [TSanReport.Access] = []
         if let thread, thread != "main thread" {
-            let name = body.firstMatch(of: /^thread T\d+ '?(.*?)'?\s*finished/).map { String($0.1) }.flatMap { $0.isEmpty ? nil : $0 }
-            threads.append(TSanReport.Access(
-                description: "Thread \(thread.dropFirst("thread ".count))" + (name.map { " '\($0)'" } ?? "") + " (finished)",
-                isWrite: false, isPrevious: false, size: nil, thread: thread, frames: []))
+            let name = body.firstMatch(of: /^thread T\d+ '?(.*?)'?\s*finished/).map { String($0.1) }.flatMap {
+                $0.isEmpty ? nil : $0
+            }
+            threads.append(
+                TSanReport.Access(
+                    description: "Thread \(thread.dropFirst("thread ".count))" + (name.map { " '\($0)'" } ?? "")
+                        + " (finished)",
+                    isWrite: false, isPrevious: false, size: nil, thread: thread, frames: []))
         }
-        return TSanReport(kind: .ignoresNotEnded, title: title, accesses: [], location: nil, locationFrames: [],
-                          threads: threads, lockCycle: nil, summary: nil, truncated: !closed, text: "")
+        return TSanReport(
+            kind: .ignoresNotEnded, title: title, accesses: [], location: nil, locationFrames: [],
+            threads: threads, lockCycle: nil, summary: nil, truncated: !closed, text: "")
     }
 
     /// "Mutex M1 acquired here while holding mutex M0 in thread T1:", or (with
@@ -175,7 +187,9 @@ public enum TSanReportParser {
             description: line.trimmingSuffix(":"), isWrite: false, isPrevious: line.contains(" previously "), size: nil,
             thread: sameThread ? previous?.thread : threadName(in: line, after: " in "), frames: [],
             mutex: mutexName(line),
-            heldMutex: line.range(of: "while holding mutex ").flatMap { mutexName(String(line[$0.upperBound...]), prefix: "") })
+            heldMutex: line.range(of: "while holding mutex ").flatMap {
+                mutexName(String(line[$0.upperBound...]), prefix: "")
+            })
     }
 
     /// "M1" from "Mutex M1 ...".
@@ -195,7 +209,9 @@ public enum TSanReportParser {
         let size = number(after: "of size ", in: line)
         // "... by thread T1 (mutexes: write M10, read M11):" lists the locks held at the time.
         let held = line.range(of: "(mutexes: ").map { start in
-            line[start.upperBound...].prefix { $0 != ")" }.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            line[start.upperBound...].prefix { $0 != ")" }.split(separator: ",").map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
         }
         let header = line.trimmingSuffix(":")
         return TSanReport.Access(

@@ -4,10 +4,13 @@
 enum TextWrapper {
     /// `text` as lines of at most `width` characters. The first line starts with `indent`,
     /// the following ones with `continuation` (a hanging indent for list items).
-    static func wrap(_ text: String, width: Int, indent: String = "", continuation: String? = nil,
-                     breakLongWords: Bool = true) -> [String] {
+    static func wrap(
+        _ text: String, width: Int, indent: String = "", continuation: String? = nil,
+        breakLongWords: Bool = true
+    ) -> [String] {
         let continuation = continuation ?? indent
-        let indentCount = indent.count, continuationCount = continuation.count
+        let indentCount = indent.count
+        let continuationCount = continuation.count
         var lines: [String] = []
         var current = indent
         var currentCount = indentCount  // characters in `current`, kept rather than recounted

@@ -19,7 +19,7 @@ extension TSanExplainer.Writer {
         cures([
             "Join the thread (pthread_join) before its owner or the program goes away; then you also know its work is done.",
             "If nobody needs to wait for it, detach it (pthread_detach) right after creating it.",
-            "Better: let Foundation or Dispatch manage threads (Thread, DispatchQueue, OperationQueue), and wait for the work with a DispatchGroup or OperationQueue.waitUntilAllOperationsAreFinished().",
+            "Better: let Foundation or Dispatch manage threads (Thread, DispatchQueue, OperationQueue), and wait for the work with a DispatchGroup or OperationQueue.waitUntilAllOperationsAreFinished()."
         ])
     }
 
@@ -42,7 +42,7 @@ extension TSanExplainer.Writer {
             "End every ignore on every path: each ...Begin needs its ...End in the same function. Check early returns "
                 + "(a cleanup label in C, an RAII guard in C++, defer in Swift).",
             "Ignore as little as possible: a real race must be fixed, not hidden. For races in code you cannot change, a "
-                + "suppressions file (TSAN_OPTIONS=suppressions=FILE) hides just those, without turning TSan off.",
+                + "suppressions file (TSAN_OPTIONS=suppressions=FILE) hides just those, without turning TSan off."
         ])
     }
 }

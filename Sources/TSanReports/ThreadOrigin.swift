@@ -15,7 +15,9 @@ enum ThreadOrigin: Equatable {
         let ran = report.accesses.filter { $0.thread == thread }.flatMap(\.frames) + created.frames
         if ran.contains(where: isConcurrencyRuntime) { return .concurrencyPool }
         if created.frames.contains(where: { $0.function == "_CFThreadCreate" }) { return .foundationThread }
-        if created.frames.contains(where: { $0.function.contains("dispatch_") || $0.origin == .dispatch }) { return .dispatchWorker }
+        if created.frames.contains(where: { $0.function.contains("dispatch_") || $0.origin == .dispatch }) {
+            return .dispatchWorker
+        }
         return .pthread
     }
 
@@ -30,7 +32,8 @@ enum ThreadOrigin: Equatable {
         case .mainThread: return "the main thread"
         case .foundationThread: return "a Foundation Thread"
         case .concurrencyPool:
-            return "a thread of Swift concurrency's pool (it runs tasks and actor jobs; on Linux the pool is Dispatch's worker threads)"
+            return
+                "a thread of Swift concurrency's pool (it runs tasks and actor jobs; on Linux the pool is Dispatch's worker threads)"
         case .dispatchWorker: return "a Dispatch worker thread (it runs blocks from DispatchQueue or OperationQueue)"
         case .pthread: return "a thread made with pthread_create"
         }
@@ -42,7 +45,8 @@ extension TSanExplainer {
     /// Broken.swift:18." Nil for the main thread or a thread the report does not describe.
     static func origin(of thread: String?, in report: TSanReport) -> String? {
         guard let thread, let origin = ThreadOrigin.of(thread, in: report), origin != .mainThread,
-              let created = report.threads.first(where: { $0.thread == thread }) else { return nil }
+            let created = report.threads.first(where: { $0.thread == thread })
+        else { return nil }
         let creator = TSanReportParser.threadName(in: created.description, after: "created by ").map(who)
         var text = "\(capitalised(thread)) is \(origin.description)"
         if let creator { text += ", started by \(creator)" }

@@ -14,8 +14,13 @@ enum ChannelWriter {
             var bytes = Array((line + "\n").utf8)
             var offset = 0
             while offset < bytes.count {
-                let written = bytes.withUnsafeMutableBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-                if written <= 0 { if errno == EINTR { continue }; return }
+                let written = bytes.withUnsafeMutableBytes {
+                    write(descriptor, $0.baseAddress! + offset, $0.count - offset)
+                }
+                if written <= 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
                 offset += written
             }
         }

@@ -12,8 +12,11 @@ struct ChildCommand {
     let labs: PlayableLabRegistry
 
     static let runSpec = CommandSpec(
-        name: "run", valueOptions: ["variant", "mode", "iterations", "seed", "trace-file", "point", "shard"], positionals: 1...1,
-        usage: "racelab-child run <lab> --variant NAME --mode scripted|explore|stress --iterations N --seed S [--point P:K] [--shard I/N] [--trace-file F]")
+        name: "run", valueOptions: ["variant", "mode", "iterations", "seed", "trace-file", "point", "shard"],
+        positionals: 1...1,
+        usage:
+            "racelab-child run <lab> --variant NAME --mode scripted|explore|stress --iterations N --seed S [--point P:K] [--shard I/N] [--trace-file F]"
+    )
 
     static let probeSpec = CommandSpec(
         name: "probe", valueOptions: ["outsider", "outside"], positionals: 0...0,
@@ -33,7 +36,8 @@ struct ChildCommand {
                 let parsed = try ParsedArguments(Array(arguments.dropFirst()), spec: Self.probeSpec)
                 let inForce = rl_confine(".")
                 let outsider = try parsed.int("outsider", in: 1...Int(Int32.max)) ?? 0
-                let escapes = parsed.string("outside").map { rl_confinement_escapes(Int32(outsider), $0) }
+                let escapes =
+                    parsed.string("outside").map { rl_confinement_escapes(Int32(outsider), $0) }
                     ?? rl_confinement_escapes(Int32(outsider), nil)
                 ChannelWriter.writeLine(ChildChannel.encode(Confinement(inForce: Int(inForce), escapes: Int(escapes))))
                 return 0
@@ -48,16 +52,22 @@ struct ChildCommand {
 
     func run(_ arguments: ParsedArguments) throws(UsageError) -> Never {
         guard let lab = labs.lab(arguments.positionals[0]) else {
-            throw UsageError("unknown lab '\(arguments.positionals[0])'; valid: \(labs.labs.map(\.id).joined(separator: ", "))")
+            throw UsageError(
+                "unknown lab '\(arguments.positionals[0])'; valid: \(labs.labs.map(\.id).joined(separator: ", "))")
         }
         guard let name = arguments.string("variant"), lab.variant(named: name) != nil else {
             throw UsageError("run needs --variant, one of \(lab.variants.map(\.name).joined(separator: ", "))")
         }
-        guard let mode = try arguments.choice("mode", from: RunMode.allCases.map(\.rawValue)).flatMap(RunMode.init(rawValue:)) else {
+        guard
+            let mode = try arguments.choice("mode", from: RunMode.allCases.map(\.rawValue)).flatMap(
+                RunMode.init(rawValue:))
+        else {
             throw UsageError("run needs --mode scripted|explore|stress")
         }
         let point = try arguments.string("point").map { text throws(UsageError) in
-            guard let point = ExplorationPoint(text) else { throw UsageError("--point must be PAUSE:HIT (two whole numbers from 1), not '\(text)'") }
+            guard let point = ExplorationPoint(text) else {
+                throw UsageError("--point must be PAUSE:HIT (two whole numbers from 1), not '\(text)'")
+            }
             return point
         }
         var plan = ScenarioPlan(
@@ -65,7 +75,9 @@ struct ChildCommand {
             iterations: try arguments.int("iterations", in: 1...1_000_000) ?? 1,
             seed: try arguments.uint64("seed") ?? 0, point: point)
         plan.shard = try arguments.string("shard").map { text throws(UsageError) in
-            guard let shard = ExplorationShard(text) else { throw UsageError("--shard must be I/N (0 <= I < N), not '\(text)'") }
+            guard let shard = ExplorationShard(text) else {
+                throw UsageError("--shard must be I/N (0 <= I < N), not '\(text)'")
+            }
             return shard
         }
         ChildSession.run(lab, plan: plan, traceFile: arguments.string("trace-file"))

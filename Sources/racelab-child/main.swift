@@ -1,18 +1,19 @@
 import Foundation
 import LabCatalog
 import LabKit
+
 #if RACELAB_SOLUTIONS
-import SolutionCatalog
+    import SolutionCatalog
 #endif
 #if RACELAB_CORPUS
-import CorpusCatalog
+    import CorpusCatalog
 #endif
 
 #if RACELAB_CORPUS
-let labs = labCatalog.adding(solutionCatalog).adding(corpusCatalog)
+    let labs = labCatalog.adding(solutionCatalog).adding(corpusCatalog)
 #elseif RACELAB_SOLUTIONS
-let labs = labCatalog.adding(solutionCatalog)
+    let labs = labCatalog.adding(solutionCatalog)
 #else
-let labs = labCatalog
+    let labs = labCatalog
 #endif
 exit(ChildCommand(labs: labs).main(Array(CommandLine.arguments.dropFirst())))

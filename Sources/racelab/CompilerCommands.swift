@@ -46,9 +46,15 @@ extension RaceLabCommandLine {
         let checker = CompilerChecker(compiler: compiler, build: build)
         let json = arguments.has("json")
         if !json {
-            print("racelab compiler-check: \(labs.count) lab(s) in Swift 6 language mode, \(compiler.version), against \(PackageRoot.relative(build.folder.path, to: root))")
+            print(
+                "racelab compiler-check: \(labs.count) lab(s) in Swift 6 language mode, \(compiler.version), against \(PackageRoot.relative(build.folder.path, to: root))"
+            )
         }
-        struct Unchecked: Codable { let lab: String; let part: VariantKind; let reason: String }
+        struct Unchecked: Codable {
+            let lab: String
+            let part: VariantKind
+            let reason: String
+        }
         var file = CompilerFile.read(packageAt: root) ?? CompilerFile(results: [])
         var measured: [CompilerCheckResult] = []
         var unchecked: [Unchecked] = []
@@ -75,7 +81,10 @@ extension RaceLabCommandLine {
             }
         }
         if json {
-            struct Answer: Codable { let results: [CompilerCheckResult]; let unchecked: [Unchecked] }
+            struct Answer: Codable {
+                let results: [CompilerCheckResult]
+                let unchecked: [Unchecked]
+            }
             print(Self.json(Answer(results: measured, unchecked: unchecked)))
         }
         if !arguments.has("no-write") && !measured.isEmpty {

@@ -17,8 +17,10 @@ public struct RaceLabCommandLine {
     let environment: [String: String]
     private let catalog = CatalogCache()
 
-    public init(childProgram: URL = ChildCatalog.programBeside(Self.executableURL),
-                environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(
+        childProgram: URL = ChildCatalog.programBeside(Self.executableURL),
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
         self.childProgram = childProgram
         self.environment = environment
     }
@@ -38,18 +40,24 @@ public struct RaceLabCommandLine {
     }
 
     static let runSpec = CommandSpec(
-        name: "run", valueOptions: ["variant", "mode", "iterations", "runs", "seed", "timeout", "html", "point", "jobs", "logs"],
+        name: "run",
+        valueOptions: ["variant", "mode", "iterations", "runs", "seed", "timeout", "html", "point", "jobs", "logs"],
         flags: ["all", "json", "trace"], positionals: 0...1,
-        usage: "racelab run <lab>|--all [--variant broken|fixed|exercise|all|NAME] [--mode scripted|explore|stress] [--point P:K] [--iterations N] [--runs N] [--seed S] [--timeout SECONDS] [--jobs N] [--logs DIR] [--trace] [--html FILE] [--json]")
+        usage:
+            "racelab run <lab>|--all [--variant broken|fixed|exercise|all|NAME] [--mode scripted|explore|stress] [--point P:K] [--iterations N] [--runs N] [--seed S] [--timeout SECONDS] [--jobs N] [--logs DIR] [--trace] [--html FILE] [--json]"
+    )
     static let listSpec = CommandSpec(name: "list", flags: ["json"], usage: "racelab list [--json]")
     static let reportSpec = CommandSpec(
         name: "report", valueOptions: ["html"], positionals: 1...1,
         usage: "racelab report RESULTS.json --html FILE (RESULTS.json from racelab run --json)")
     static let doctorSpec = CommandSpec(name: "doctor", usage: "racelab doctor")
-    static let policySpec = CommandSpec(name: "policy", flags: ["markdown", "isolation"], usage: "racelab policy [--markdown | --isolation]")
+    static let policySpec = CommandSpec(
+        name: "policy", flags: ["markdown", "isolation"], usage: "racelab policy [--markdown | --isolation]")
     static let explainSpec = CommandSpec(
         name: "explain", flags: ["json", "stacks"], positionals: 0...1,
-        usage: "racelab explain [FILE|-] [--stacks] [--json] (FILE holds a ThreadSanitizer log; - or none reads standard input)")
+        usage:
+            "racelab explain [FILE|-] [--stacks] [--json] (FILE holds a ThreadSanitizer log; - or none reads standard input)"
+    )
 
     public static let help = """
         racelab: run thread-safety labs under ThreadSanitizer and judge each variant.
@@ -107,7 +115,10 @@ public struct RaceLabCommandLine {
             case _ where Self.gradingCommandNames.contains(command):
                 return try gradingCommand(command, rest) ?? 2
             case "help", "--help", "-h":
-                guard rest.isEmpty else { throw UsageError("help takes no arguments (got '\(rest.joined(separator: " "))'); usage: racelab help") }
+                guard rest.isEmpty else {
+                    throw UsageError(
+                        "help takes no arguments (got '\(rest.joined(separator: " "))'); usage: racelab help")
+                }
                 print(Self.help)
                 return 0
             case "list":
@@ -137,7 +148,9 @@ public struct RaceLabCommandLine {
                 }
                 return 0
             default:
-                throw UsageError("unknown command '\(command)'; valid: list, run, report, explain, policy, doctor, \(Self.gradingCommandNames.joined(separator: ", ")), compiler-check, help")
+                throw UsageError(
+                    "unknown command '\(command)'; valid: list, run, report, explain, policy, doctor, \(Self.gradingCommandNames.joined(separator: ", ")), compiler-check, help"
+                )
             }
         } catch {
             FileHandle.standardError.write(Data("racelab: \(error.message)\n".utf8))
@@ -151,10 +164,16 @@ public struct RaceLabCommandLine {
     func doctor() -> Int32 {
         let checks = PlatformChecks.here
         print("racelab doctor: this machine's checks (the grader runs on Linux and has them all)")
-        print("  \(rl_tsan_enabled() != 0 ? "yes" : "no ")  ThreadSanitizer built in\(rl_tsan_enabled() != 0 ? "" : " (make build builds with it)")")
+        print(
+            "  \(rl_tsan_enabled() != 0 ? "yes" : "no ")  ThreadSanitizer built in\(rl_tsan_enabled() != 0 ? "" : " (make build builds with it)")"
+        )
         for line in checks.lines { print(line) }
         print("  isolation: " + ChildIsolation.probe(executable: childProgram).summary)
-        if let note = checks.note { print(note) } else { print("Every check the grader makes runs here: a PASS here is the grader's PASS.") }
+        if let note = checks.note {
+            print(note)
+        } else {
+            print("Every check the grader makes runs here: a PASS here is the grader's PASS.")
+        }
         return rl_tsan_enabled() != 0 ? 0 : 1
     }
 
@@ -173,9 +192,11 @@ public struct RaceLabCommandLine {
             let labs = try registry.labs
             let findings = compilerFindings(labs)
             let entries = labs.map { lab in
-                Entry(id: lab.id, title: lab.info.title, source: lab.info.source, bug: lab.info.bug,
-                      variants: lab.variants.map(\.name), invariants: lab.info.invariants, expectedDetectors: lab.info.expectedDetectors,
-                      compiler: findings.filter { $0.lab == lab.id })
+                Entry(
+                    id: lab.id, title: lab.info.title, source: lab.info.source, bug: lab.info.bug,
+                    variants: lab.variants.map(\.name), invariants: lab.info.invariants,
+                    expectedDetectors: lab.info.expectedDetectors,
+                    compiler: findings.filter { $0.lab == lab.id })
             }
             print(Self.json(entries))
             return 0
@@ -222,13 +243,16 @@ public struct RaceLabCommandLine {
         case let name?:
             if let kind = VariantKind(rawValue: name) {
                 let matching = lab.variants.filter { $0.kind == kind }
-                guard !matching.isEmpty else { throw UsageError("lab '\(lab.id)' has no \(name) variant in this build") }
+                guard !matching.isEmpty else {
+                    throw UsageError("lab '\(lab.id)' has no \(name) variant in this build")
+                }
                 return matching
             }
             guard let variant = lab.variant(named: name) else {
                 let kinds = VariantKind.allCases.map(\.rawValue)
                 let valid = kinds + ["all", "corpus"] + lab.variants.map(\.name).filter { !kinds.contains($0) }
-                throw UsageError("unknown variant '\(name)' for lab '\(lab.id)'; valid: \(valid.joined(separator: ", "))")
+                throw UsageError(
+                    "unknown variant '\(name)' for lab '\(lab.id)'; valid: \(valid.joined(separator: ", "))")
             }
             return [variant]
         }
@@ -250,7 +274,9 @@ public struct RaceLabCommandLine {
         var plan: [(Lab, Lab.Variant, RunMode)] = []
         for lab in labs {
             let chosen = try variants(variantSelector, in: lab)
-            if chosen.contains(where: { $0.kind == .exercise }), let failed = rebuildIfExerciseChanged(lab) { return failed }
+            if chosen.contains(where: { $0.kind == .exercise }), let failed = rebuildIfExerciseChanged(lab) {
+                return failed
+            }
             for variant in chosen {
                 for variantMode in mode.map({ [$0] }) ?? LabRunner.defaultModes(for: variant.kind) {
                     plan.append((lab, variant, variantMode))
@@ -265,16 +291,24 @@ public struct RaceLabCommandLine {
             stallTimeout: try arguments.double("timeout", in: 1...3600),
             programName: CommandLine.arguments.first ?? "racelab")
         settings.point = try arguments.string("point").map { text throws(UsageError) in
-            guard let point = ExplorationPoint(text) else { throw UsageError("--point must be PAUSE:HIT (two whole numbers from 1), not '\(text)'") }
-            guard mode == .explore else { throw UsageError("--point replays one exploration point: give it with --mode explore") }
+            guard let point = ExplorationPoint(text) else {
+                throw UsageError("--point must be PAUSE:HIT (two whole numbers from 1), not '\(text)'")
+            }
+            guard mode == .explore else {
+                throw UsageError("--point replays one exploration point: give it with --mode explore")
+            }
             return point
         }
         let htmlFile = arguments.string("html")
-        if let htmlFile, let problem = OutputFile.problem(writing: htmlFile) { throw UsageError("cannot write the HTML report: \(problem)") }
+        if let htmlFile, let problem = OutputFile.problem(writing: htmlFile) {
+            throw UsageError("cannot write the HTML report: \(problem)")
+        }
         settings.trace = arguments.has("trace") || htmlFile != nil
 
         guard rl_tsan_enabled() != 0 else {
-            throw UsageError("this racelab was built without ThreadSanitizer, so it cannot judge races. Use `make run`, or build with `swift build --sanitize=thread` and run .build/debug/racelab")
+            throw UsageError(
+                "this racelab was built without ThreadSanitizer, so it cannot judge races. Use `make run`, or build with `swift build --sanitize=thread` and run .build/debug/racelab"
+            )
         }
 
         let progress = ProgressLine(enabled: isatty(2) != 0)
@@ -282,8 +316,11 @@ public struct RaceLabCommandLine {
         settings.jobs = try jobs(arguments)
         if let logs = arguments.string("logs") {
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: logs, isDirectory: &isDirectory), isDirectory.boolValue, access(logs, W_OK) == 0 else {
-                throw UsageError("--logs keeps each child's standard error in a folder: '\(logs)' is not a folder you can write")
+            guard FileManager.default.fileExists(atPath: logs, isDirectory: &isDirectory), isDirectory.boolValue,
+                access(logs, W_OK) == 0
+            else {
+                throw UsageError(
+                    "--logs keeps each child's standard error in a folder: '\(logs)' is not a folder you can write")
             }
             settings.logFolder = URL(fileURLWithPath: logs)
         }
@@ -304,12 +341,17 @@ public struct RaceLabCommandLine {
             print(Self.json(report))
         } else {
             let colour = isatty(1) != 0 && environment["NO_COLOR"] == nil
-            print("RaceLab: \(labs.count) lab(s), \(settings.runs) run(s) per variant and mode, base seed \(settings.seed), ThreadSanitizer on\n")
+            print(
+                "RaceLab: \(labs.count) lab(s), \(settings.runs) run(s) per variant and mode, base seed \(settings.seed), ThreadSanitizer on\n"
+            )
             if let note = PlatformChecks.here.note { print(note + "\n") }
             print(TableReporter(colour: colour).render(outcomes, compiler: report.compiler))
             if arguments.has("trace") { print("\n" + SwimlaneRenderer.render(outcomes)) }
             let failed = outcomes.filter { !$0.met }.count
-            print(String(format: "%@ in %.1fs.", failed == 0 ? "All expectations met" : "\(failed) expectation(s) NOT met", report.elapsedSeconds))
+            print(
+                String(
+                    format: "%@ in %.1fs.", failed == 0 ? "All expectations met" : "\(failed) expectation(s) NOT met",
+                    report.elapsedSeconds))
         }
         if let htmlFile { try writeHTML(report, to: htmlFile) }
         return allMet ? 0 : 1
@@ -319,7 +361,9 @@ public struct RaceLabCommandLine {
 
     func report(_ arguments: ParsedArguments) throws(UsageError) -> Int32 {
         let path = arguments.positionals[0]
-        guard let htmlFile = arguments.string("html") else { throw UsageError("report needs --html FILE; usage: \(Self.reportSpec.usage)") }
+        guard let htmlFile = arguments.string("html") else {
+            throw UsageError("report needs --html FILE; usage: \(Self.reportSpec.usage)")
+        }
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
             throw UsageError("cannot read '\(path)': give the file written by racelab run --json")
@@ -345,7 +389,8 @@ public struct RaceLabCommandLine {
     func explain(_ arguments: ParsedArguments) throws(UsageError) -> Int32 {
         let path = arguments.positionals.first ?? "-"
         if path == "-", isatty(0) != 0 {
-            FileHandle.standardError.write(Data("racelab: reading a ThreadSanitizer log from standard input (end it with Ctrl-D)\n".utf8))
+            FileHandle.standardError.write(
+                Data("racelab: reading a ThreadSanitizer log from standard input (end it with Ctrl-D)\n".utf8))
         }
         // Read as a stream, whatever its size (a pipe works too: explain <(swift run 2>&1)).
         let explanation: TSanExplanation
@@ -367,9 +412,9 @@ public struct RaceLabCommandLine {
     /// This program's own binary (racelab-child is built beside it).
     public static var executableURL: URL {
         #if os(Linux)
-        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         #else
-        Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+            Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
         #endif
     }
 

@@ -19,8 +19,11 @@ extension RaceLabCommandLine {
         var watcher = ExerciseWatcher(labs: labs)
         let keys = KeyLines()
         var current = named
-        print(named.map { "racelab watch: checking \($0.id) now, then each time you save its exercise (\(files(of: $0)))." }
-              ?? "racelab watch: each time you save an exercise (Labs/*/Exercise.swift), its lab is checked.")
+        print(
+            named.map {
+                "racelab watch: checking \($0.id) now, then each time you save its exercise (\(files(of: $0)))."
+            }
+                ?? "racelab watch: each time you save an exercise (Labs/*/Exercise.swift), its lab is checked.")
         print("Type h and Enter for a hint, q and Enter to stop (or Ctrl-C).\n")
         if let lab = named { _ = try check(ParsedArguments([lab.id], spec: Self.checkSpec)) }
         while true {
@@ -31,7 +34,8 @@ extension RaceLabCommandLine {
                     if let lab = current {
                         _ = try hint(ParsedArguments([lab.id], spec: Self.hintSpec))
                     } else {
-                        print("racelab watch: hints are per lab; save an exercise first, or start with racelab watch LAB")
+                        print(
+                            "racelab watch: hints are per lab; save an exercise first, or start with racelab watch LAB")
                     }
                 case "": break
                 default: print("racelab watch: h and Enter for a hint, q and Enter to stop")
@@ -49,8 +53,10 @@ extension RaceLabCommandLine {
     }
 
     private func files(of lab: Lab) -> String {
-        ExerciseChecks.exerciseFiles(of: lab).map { PackageRoot.relative($0.path, to: packageRoot ?? URL(fileURLWithPath: "/")) }
-            .joined(separator: ", ")
+        ExerciseChecks.exerciseFiles(of: lab).map {
+            PackageRoot.relative($0.path, to: packageRoot ?? URL(fileURLWithPath: "/"))
+        }
+        .joined(separator: ", ")
     }
 
     private static func clock(_ date: Date) -> String {

@@ -1,7 +1,4 @@
 import LabCatalog
-#if RACELAB_SOLUTIONS
-import SolutionCatalog
-#endif
 @_spi(LabAuthoring) import LabKit
 import RaceLabGrading
 import RaceLabHarness
@@ -9,13 +6,19 @@ import RaceLabReports
 import TSanReports
 import XCTest
 
+#if RACELAB_SOLUTIONS
+    import SolutionCatalog
+#endif
+
 /// Every broken variant, in its own child process, scripted mode: caught in every run, by at
 /// least one of the detectors its lab expects.
 final class BrokenVariantsTests: XCTestCase {
     func testEveryBrokenVariantIsDetectedInEveryScriptedRun() {
         let rows = testLabs.labs.flatMap { lab in
             lab.variants.filter { $0.kind == .broken }.map {
-                LabRunner.Row(lab: lab.lab, variant: $0, mode: .scripted, settings: RunSettings(executable: LabsTestSupport.child, runs: 3, seed: 77))
+                LabRunner.Row(
+                    lab: lab.lab, variant: $0, mode: .scripted,
+                    settings: RunSettings(executable: LabsTestSupport.child, runs: 3, seed: 77))
             }
         }
         XCTAssertEqual(rows.count, testLabs.labs.count, "one broken variant per lab")
@@ -24,8 +27,9 @@ final class BrokenVariantsTests: XCTestCase {
             XCTAssertTrue(outcome.met, TableReporter(colour: false).render([outcome]))
             for run in outcome.runs {
                 let fired = Set(run.detections.map(\.detector))
-                XCTAssertFalse(fired.isDisjoint(with: lab.info.expectedDetectors),
-                               "\(lab.id) seed \(run.seed): fired \(fired), expected one of \(lab.info.expectedDetectors)")
+                XCTAssertFalse(
+                    fired.isDisjoint(with: lab.info.expectedDetectors),
+                    "\(lab.id) seed \(run.seed): fired \(fired), expected one of \(lab.info.expectedDetectors)")
             }
         }
     }
@@ -36,10 +40,13 @@ final class BrokenVariantsTests: XCTestCase {
         let lab = try XCTUnwrap(testLabs.lab("list-adder"))
         let broken = try XCTUnwrap(lab.variant(named: "broken"))
         let rows = [RunMode.stress, .scripted].map { mode in
-            LabRunner.Row(lab: lab.lab, variant: broken, mode: mode, settings: RunSettings(executable: LabsTestSupport.child, iterations: 50, runs: 2, seed: 9))
+            LabRunner.Row(
+                lab: lab.lab, variant: broken, mode: mode,
+                settings: RunSettings(executable: LabsTestSupport.child, iterations: 50, runs: 2, seed: 9))
         }
         let outcomes = LabRunner.run(rows, jobs: 1, stopGroups: [0, 0])
-        XCTAssertEqual(outcomes[1].runs.count, 1, "a scripted run goes first, though listed second, and the second is skipped")
+        XCTAssertEqual(
+            outcomes[1].runs.count, 1, "a scripted run goes first, though listed second, and the second is skipped")
         XCTAssertTrue(outcomes[1].runs.allSatisfy(\.detected))
         XCTAssertEqual(outcomes[0].runs.count, 0, "the stress runs were skipped")
         let ungrouped = LabRunner.run(rows, jobs: 1)
@@ -49,15 +56,17 @@ final class BrokenVariantsTests: XCTestCase {
     func testListAdderBrokenIsCaughtByTSanAtItsOwnLines() throws {
         let lab = try XCTUnwrap(testLabs.lab("list-adder"))
         let settings = RunSettings(executable: LabsTestSupport.child, runs: 1, seed: 5)
-        let outcome = LabRunner.run(lab, variant: try XCTUnwrap(lab.variant(named: "broken")), mode: .scripted, settings: settings)
+        let outcome = LabRunner.run(
+            lab, variant: try XCTUnwrap(lab.variant(named: "broken")), mode: .scripted, settings: settings)
         let run = try XCTUnwrap(outcome.runs.first)
         XCTAssertTrue(run.fired(.tsan))
         XCTAssertTrue(run.fired(.crash), "removing items mid-sum runs the loop past the end")
         let report = try XCTUnwrap(run.reports.first)
         let labLines = report.frames(under: lab.info.folder.path).compactMap(\.shortLocation)
         // Either racing read may be the one TSan catches first: the count (37) or an element (39).
-        XCTAssertTrue(labLines.contains("Broken.swift:37") || labLines.contains("Broken.swift:39"),
-                      "the racing read is tied to the lab's source: \(labLines)")
+        XCTAssertTrue(
+            labLines.contains("Broken.swift:37") || labLines.contains("Broken.swift:39"),
+            "the racing read is tied to the lab's source: \(labLines)")
     }
 }
 
@@ -68,13 +77,15 @@ final class TraceTests: XCTestCase {
         let lab = try XCTUnwrap(testLabs.lab("list-adder"))
         var settings = RunSettings(executable: LabsTestSupport.child, runs: 1, seed: 11)
         settings.trace = true
-        let outcome = LabRunner.run(lab, variant: try XCTUnwrap(lab.variant(named: "broken")), mode: .scripted, settings: settings)
+        let outcome = LabRunner.run(
+            lab, variant: try XCTUnwrap(lab.variant(named: "broken")), mode: .scripted, settings: settings)
         let run = try XCTUnwrap(outcome.runs.first)
         XCTAssertTrue(run.fired(.crash))
         let trace = try XCTUnwrap(run.trace, "the trace survives the crash")
         let kinds = trace.events.map(\.kind)
         XCTAssertTrue(kinds.contains(.report), "the TSan hook marks the racing thread")
-        XCTAssertTrue(trace.events.contains { $0.kind == .action && $0.text == "deletes all but one" && $0.isMainThread })
+        XCTAssertTrue(
+            trace.events.contains { $0.kind == .action && $0.text == "deletes all but one" && $0.isMainThread })
         XCTAssertTrue(trace.events.contains { $0.kind == .pause && !$0.isMainThread })
         let held = try XCTUnwrap(trace.events.firstIndex { $0.kind == .pause })
         let deleted = try XCTUnwrap(trace.events.firstIndex { $0.text == "deletes all but one" })

@@ -8,10 +8,13 @@ import XCTest
 /// `racelab check` and `grade` (slow, and each grade then rests on a fresh, smaller sample).
 final class CalibrationFileTests: XCTestCase {
     func testEveryLabHasACurrentCalibration() throws {
-        let file = try XCTUnwrap(CalibrationFile.read(packageAt: LabsTestSupport.packageRoot), "Grading/calibration.json is missing")
+        let file = try XCTUnwrap(
+            CalibrationFile.read(packageAt: LabsTestSupport.packageRoot), "Grading/calibration.json is missing")
         for lab in testLabs.labs {
-            XCTAssertNotNil(file.current(for: lab.lab),
-                            "\(lab.id): Grading/calibration.json was measured on other code; run `make calibrate` (or racelab calibrate --labs \(lab.id))")
+            XCTAssertNotNil(
+                file.current(for: lab.lab),
+                "\(lab.id): Grading/calibration.json was measured on other code; run `make calibrate` (or racelab calibrate --labs \(lab.id))"
+            )
         }
     }
 }

@@ -1,13 +1,14 @@
 import LabCatalog
-#if RACELAB_SOLUTIONS
-import SolutionCatalog
-#endif
 @_spi(LabAuthoring) import LabKit
 import RaceLabGrading
 import RaceLabHarness
 import RaceLabReports
 import TSanReports
 import XCTest
+
+#if RACELAB_SOLUTIONS
+    import SolutionCatalog
+#endif
 
 /// The racelab binary as a user meets it: bad input is one clear line and exit status 2.
 final class CommandLineTests: XCTestCase {
@@ -42,24 +43,37 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(mode.status, 2)
         let command = try LabsTestSupport.runRacelab(["frobnicate"])
         XCTAssertEqual(command.status, 2)
-        XCTAssertEqual(command.stderr, "racelab: unknown command 'frobnicate'; valid: list, run, report, explain, policy, doctor, check, hint, progress, grade, grade-all, export, calibrate, bench, compiler-check, help\n")
+        XCTAssertEqual(
+            command.stderr,
+            "racelab: unknown command 'frobnicate'; valid: list, run, report, explain, policy, doctor, check, hint, progress, grade, grade-all, export, calibrate, bench, compiler-check, help\n"
+        )
         let learners = try LabsTestSupport.runRacelab(["bench", "learners", "/nonexistent/class"])
         XCTAssertEqual(learners.status, 2)
-        XCTAssertEqual(learners.stderr, "racelab: '/nonexistent/class' is not there: give progress files (.racelab/progress.json) or folders of students' kits\n")
+        XCTAssertEqual(
+            learners.stderr,
+            "racelab: '/nonexistent/class' is not there: give progress files (.racelab/progress.json) or folders of students' kits\n"
+        )
         let corpusPaths = try LabsTestSupport.runRacelab(["bench", "corpus", "extra"])
         XCTAssertEqual(corpusPaths.status, 2)
-        XCTAssertTrue(corpusPaths.stderr.hasPrefix("racelab: bench corpus takes no paths ('extra')"), corpusPaths.stderr)
+        XCTAssertTrue(
+            corpusPaths.stderr.hasPrefix("racelab: bench corpus takes no paths ('extra')"), corpusPaths.stderr)
         // The stability grid's values are refused before any grading starts.
         let seeds = try LabsTestSupport.runRacelab(["bench", "corpus", "--labs", "list-adder", "--seeds", "0"])
         XCTAssertEqual(seeds.status, 2)
         XCTAssertEqual(seeds.stderr, "racelab: --seeds must be a whole number from 1 to 100, not '0'\n")
         let load = try LabsTestSupport.runRacelab(["bench", "corpus", "--load", "0,x"])
         XCTAssertEqual(load.status, 2)
-        XCTAssertEqual(load.stderr, "racelab: --load must be a whole number of busy loops from 0 to 64, or a comma-separated list of them, each once (e.g. --load 0,3), not '0,x'\n")
+        XCTAssertEqual(
+            load.stderr,
+            "racelab: --load must be a whole number of busy loops from 0 to 64, or a comma-separated list of them, each once (e.g. --load 0,3), not '0,x'\n"
+        )
         XCTAssertEqual(load.stdout, "")
         let agreement = try LabsTestSupport.runRacelab(["bench", "agreement", "--load", "2"])
         XCTAssertEqual(agreement.status, 2)
-        XCTAssertEqual(agreement.stderr, "racelab: bench agreement takes --labs and --seed only (it sets up check and grade as they set themselves up), not --load\n")
+        XCTAssertEqual(
+            agreement.stderr,
+            "racelab: bench agreement takes --labs and --seed only (it sets up check and grade as they set themselves up), not --load\n"
+        )
         let help = try LabsTestSupport.runRacelab(["help", "extra"])
         XCTAssertEqual(help.status, 2, "help with an argument is bad usage, not a success")
         XCTAssertEqual(help.stderr, "racelab: help takes no arguments (got 'extra'); usage: racelab help\n")
@@ -68,7 +82,8 @@ final class CommandLineTests: XCTestCase {
     /// Ctrl-C stops a long run at once: status 130, no child left running, no temporary folder
     /// left behind.
     func testInterruptStopsEverythingAndCleansUp() throws {
-        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-sigint-\(UUID().uuidString)")
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "racelab-sigint-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: temporary) }
         let process = Process()
@@ -80,7 +95,8 @@ final class CommandLineTests: XCTestCase {
         try process.run()
         // Wait until a child is running (its run folder exists), then interrupt.
         let deadline = Date(timeIntervalSinceNow: 20)
-        while Date() < deadline, ((try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []).isEmpty { usleep(50_000) }
+        while Date() < deadline, ((try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []).isEmpty
+        { usleep(50_000) }
         usleep(300_000)
         kill(process.processIdentifier, SIGINT)
         let interrupted = Date()
@@ -88,18 +104,30 @@ final class CommandLineTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(interrupted), 5)
         XCTAssertEqual(process.terminationReason, .exit)
         XCTAssertEqual(process.terminationStatus, 130)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: temporary.path), [], "no run folder left behind")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: temporary.path), [], "no run folder left behind")
         usleep(200_000)
-        let children = ProcessTree.snapshot().filter { ProcessTree.readFile("/proc/\($0.pid)/cmdline")?.contains("765432") == true }
+        let children = ProcessTree.snapshot().filter {
+            ProcessTree.readFile("/proc/\($0.pid)/cmdline")?.contains("765432") == true
+        }
         XCTAssertEqual(children.count, 0, "no child left running")
     }
 
     /// An output file that cannot be written is refused before any work (not after minutes of it).
     func testUnwritableOutputsFailBeforeAnyWork() throws {
         for (arguments, message) in [
-            (["run", "list-adder", "--html", "/nonexistent-folder/run.html"], "racelab: cannot write the HTML report: the folder '/nonexistent-folder' does not exist"),
-            (["grade", "--labs", "list-adder", "--output", "/nonexistent-folder/grade.json"], "racelab: cannot write the report: the folder '/nonexistent-folder' does not exist"),
-            (["grade", "--labs", "list-adder", "--output", "/tmp"], "racelab: cannot write the report: '/tmp' is a folder"),
+            (
+                ["run", "list-adder", "--html", "/nonexistent-folder/run.html"],
+                "racelab: cannot write the HTML report: the folder '/nonexistent-folder' does not exist"
+            ),
+            (
+                ["grade", "--labs", "list-adder", "--output", "/nonexistent-folder/grade.json"],
+                "racelab: cannot write the report: the folder '/nonexistent-folder' does not exist"
+            ),
+            (
+                ["grade", "--labs", "list-adder", "--output", "/tmp"],
+                "racelab: cannot write the report: '/tmp' is a folder"
+            )
         ] {
             let started = Date()
             let result = try LabsTestSupport.runRacelab(arguments)
@@ -115,7 +143,9 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(list.stdout.contains("list-adder"))
         // The fixed variant when solutions ship; in a student kit, the broken one (caught, as expected).
         let variant = testLabs.lab("list-adder").map(LabsTestSupport.shipsSolutions) == true ? "fixed" : "broken"
-        let run = try LabsTestSupport.runRacelab(["run", "list-adder", "--variant", variant, "--mode", "scripted", "--json", "--seed", "3"])
+        let run = try LabsTestSupport.runRacelab([
+            "run", "list-adder", "--variant", variant, "--mode", "scripted", "--json", "--seed", "3"
+        ])
         XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         XCTAssertEqual(json["allExpectationsMet"] as? Bool, true)
@@ -134,16 +164,25 @@ final class CommandLineTests: XCTestCase {
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         let results = try XCTUnwrap(json["results"] as? [[String: Any]])
         XCTAssertEqual(results.compactMap { $0["part"] as? String }.first, "broken")
-        XCTAssertTrue(results.allSatisfy { ["rejected", "warns", "accepted"].contains($0["status"] as? String ?? "") }, run.stdout)
+        XCTAssertTrue(
+            results.allSatisfy { ["rejected", "warns", "accepted"].contains($0["status"] as? String ?? "") }, run.stdout
+        )
         XCTAssertEqual((json["unchecked"] as? [Any])?.count, 0, run.stdout)
     }
 
     func testUnsolvedExerciseFailsItsExpectation() throws {
-        let run = try LabsTestSupport.runRacelab(["run", "list-adder", "--variant", "exercise", "--mode", "scripted", "--seed", "9"])
+        let run = try LabsTestSupport.runRacelab([
+            "run", "list-adder", "--variant", "exercise", "--mode", "scripted", "--seed", "9"
+        ])
         // The exercise ships as a copy of the broken code; once a student fixes it this flips to 0.
         if run.status == 1 {
-            XCTAssertTrue(run.stdout.contains("FAIL list-adder exercise (scripted) is NOT clean: lab list-adder, variant exercise, seed 9."), run.stdout)
-            XCTAssertTrue(run.stdout.contains("racelab run list-adder --variant exercise --mode scripted --iterations 3 --seed 9"), run.stdout)
+            XCTAssertTrue(
+                run.stdout.contains(
+                    "FAIL list-adder exercise (scripted) is NOT clean: lab list-adder, variant exercise, seed 9."),
+                run.stdout)
+            XCTAssertTrue(
+                run.stdout.contains(
+                    "racelab run list-adder --variant exercise --mode scripted --iterations 3 --seed 9"), run.stdout)
         } else {
             XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
         }
@@ -152,11 +191,14 @@ final class CommandLineTests: XCTestCase {
 
 final class ReportCommandTests: XCTestCase {
     func testJSONRunBecomesAnHTMLReport() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-report-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "racelab-report-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let html = directory.appendingPathComponent("run.html").path
-        let run = try LabsTestSupport.runRacelab(["run", "list-adder", "--variant", "broken", "--seed", "4", "--json", "--html", html])
+        let run = try LabsTestSupport.runRacelab([
+            "run", "list-adder", "--variant", "broken", "--seed", "4", "--json", "--html", html
+        ])
         XCTAssertEqual(run.status, 0, run.stderr)
         let saved = directory.appendingPathComponent("run.json")
         try Data(run.stdout.utf8).write(to: saved)
@@ -168,6 +210,7 @@ final class ReportCommandTests: XCTestCase {
         XCTAssertEqual(try String(contentsOfFile: again, encoding: .utf8), first)
         let missing = try LabsTestSupport.runRacelab(["report", "/nonexistent.json", "--html", again])
         XCTAssertEqual(missing.status, 2)
-        XCTAssertEqual(missing.stderr, "racelab: cannot read '/nonexistent.json': give the file written by racelab run --json\n")
+        XCTAssertEqual(
+            missing.stderr, "racelab: cannot read '/nonexistent.json': give the file written by racelab run --json\n")
     }
 }

@@ -10,24 +10,27 @@ import XCTest
 final class CompiledExerciseTests: XCTestCase {
     func testShippedExercisesAndReferenceFixesPassTheBinaryChecks() throws {
         #if !os(Linux)
-        throw XCTSkip("the binary checks read ELF objects (Linux)")
+            throw XCTSkip("the binary checks read ELF objects (Linux)")
         #else
-        let build = Bundle.main.bundleURL
-        var objects = 0
-        for lab in testLabs.labs {
-            let folder = lab.info.folder.lastPathComponent
-            for module in ["\(folder)Exercises", "\(folder)Solutions", "\(folder)Corpus"] {
-                let directory = build.appendingPathComponent("\(module).build")
-                let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-                // (Corpus.swift registers a corpus module's fixes: catalog code, not an answer.)
-                for name in names where name.hasSuffix(".o") && name != "Corpus.swift.o" {
-                    let object = try ObjectFile(contentsOf: directory.appendingPathComponent(name))
-                    XCTAssertEqual(ExercisePolicy.check(object: object, file: "\(module)/\(name)", module: module), [], "\(module)/\(name)")
-                    objects += 1
+            let build = Bundle.main.bundleURL
+            var objects = 0
+            for lab in testLabs.labs {
+                let folder = lab.info.folder.lastPathComponent
+                for module in ["\(folder)Exercises", "\(folder)Solutions", "\(folder)Corpus"] {
+                    let directory = build.appendingPathComponent("\(module).build")
+                    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+                    // (Corpus.swift registers a corpus module's fixes: catalog code, not an answer.)
+                    for name in names where name.hasSuffix(".o") && name != "Corpus.swift.o" {
+                        let object = try ObjectFile(contentsOf: directory.appendingPathComponent(name))
+                        XCTAssertEqual(
+                            ExercisePolicy.check(object: object, file: "\(module)/\(name)", module: module), [],
+                            "\(module)/\(name)")
+                        objects += 1
+                    }
                 }
             }
-        }
-        XCTAssertGreaterThanOrEqual(objects, testLabs.labs.count, "every lab's exercise module was found in \(build.path)")
+            XCTAssertGreaterThanOrEqual(
+                objects, testLabs.labs.count, "every lab's exercise module was found in \(build.path)")
         #endif
     }
 }

@@ -1,14 +1,15 @@
 import Foundation
 import LabCatalog
-#if RACELAB_SOLUTIONS
-import SolutionCatalog
-#endif
 @_spi(LabAuthoring) import LabKit
 import RaceLabGrading
 import RaceLabHarness
 import RaceLabReports
 import TSanReports
 import XCTest
+
+#if RACELAB_SOLUTIONS
+    import SolutionCatalog
+#endif
 
 /// deadlock: each scripted run first lets both lock orders happen one after the other (no
 /// freeze, but TSan sees the inversion), then plays two stories in an order set by the seed:
@@ -27,7 +28,8 @@ final class DeadlockTests: XCTestCase {
         let lab = try XCTUnwrap(testLabs.lab("deadlock"))
         var settings = RunSettings(executable: LabsTestSupport.child, runs: 1, seed: seed)
         settings.trace = trace
-        let outcome = LabRunner.run(lab, variant: try XCTUnwrap(lab.variant(named: "broken")), mode: .scripted, settings: settings)
+        let outcome = LabRunner.run(
+            lab, variant: try XCTUnwrap(lab.variant(named: "broken")), mode: .scripted, settings: settings)
         return (lab, try XCTUnwrap(outcome.runs.first))
     }
 
@@ -42,7 +44,8 @@ final class DeadlockTests: XCTestCase {
             .components(separatedBy: "\n")
         let lockLines = source.indices.filter { source[$0].contains("lock.lock()") }.map { "Broken.swift:\($0 + 1)" }
         let reported = Set(report.frames(under: lab.info.folder.path).compactMap(\.shortLocation))
-        XCTAssertTrue(Set(lockLines.prefix(2)).isSubset(of: reported), "both lock() calls of transfer: \(reported), \(lockLines)")
+        XCTAssertTrue(
+            Set(lockLines.prefix(2)).isSubset(of: reported), "both lock() calls of transfer: \(reported), \(lockLines)")
 
         // Where the watchdog found them: both crossing tellers stuck right after approval, each
         // holding one account's lock and waiting for the other's.
@@ -55,28 +58,37 @@ final class DeadlockTests: XCTestCase {
         XCTAssertLessThan(reportAt, crossingAt)
     }
 
-#if RACELAB_CORPUS
-    /// A statement printed by one async block on the audit queue may finish after its teller
-    /// returned: the story counts its lines once things are quiet, whichever story comes first.
-    func testStatementPrintedAfterItsTellerReturnedIsAccepted() throws {
-        let lab = try XCTUnwrap(testLabs.lab("deadlock"))
-        for busyFirst in [true, false] {
-            let settings = RunSettings(executable: LabsTestSupport.child, runs: 1, seed: seed(from: 700, busyFirst: busyFirst))
-            let outcome = LabRunner.run(lab, variant: Lab.Variant(kind: .validFix, name: "valid-statement-async"), mode: .scripted, settings: settings)
-            let run = try XCTUnwrap(outcome.runs.first)
-            XCTAssertTrue(!run.detected && run.harnessError == nil, TableReporter(colour: false).render([outcome]))
+    #if RACELAB_CORPUS
+        /// A statement printed by one async block on the audit queue may finish after its teller
+        /// returned: the story counts its lines once things are quiet, whichever story comes first.
+        func testStatementPrintedAfterItsTellerReturnedIsAccepted() throws {
+            let lab = try XCTUnwrap(testLabs.lab("deadlock"))
+            for busyFirst in [true, false] {
+                let settings = RunSettings(
+                    executable: LabsTestSupport.child, runs: 1, seed: seed(from: 700, busyFirst: busyFirst))
+                let outcome = LabRunner.run(
+                    lab, variant: Lab.Variant(kind: .validFix, name: "valid-statement-async"), mode: .scripted,
+                    settings: settings)
+                let run = try XCTUnwrap(outcome.runs.first)
+                XCTAssertTrue(!run.detected && run.harnessError == nil, TableReporter(colour: false).render([outcome]))
+            }
         }
-    }
-#endif
+    #endif
 
     func testStatementOnItsOwnQueueCrashesRatherThanHangs() throws {
         let (_, run) = try brokenRun(seed: seed(from: 500, busyFirst: false))
         XCTAssertTrue(run.fired(.crash), "\(run.detections)")
         XCTAssertFalse(run.fired(.hang), "libdispatch traps at once: \(run.detections)")
         // The crash names its cause (TSan prints the crashing stack) and the lab's own line.
-        XCTAssertTrue(run.detections.contains { $0.detector == .crash && $0.summary.contains("DispatchQueue.sync onto the queue it is already running on") },
-                      "\(run.detections)")
-        XCTAssertTrue(run.detections.contains { $0.detector == .crash && $0.summary.contains(", at Broken.swift:") }, "\(run.detections)")
+        XCTAssertTrue(
+            run.detections.contains {
+                $0.detector == .crash
+                    && $0.summary.contains("DispatchQueue.sync onto the queue it is already running on")
+            },
+            "\(run.detections)")
+        XCTAssertTrue(
+            run.detections.contains { $0.detector == .crash && $0.summary.contains(", at Broken.swift:") },
+            "\(run.detections)")
         // The accounts never froze in this run, yet TSan caught their lock-order inversion.
         XCTAssertTrue(run.reports.contains { $0.kind == .lockOrderInversion }, "\(run.reports.map(\.title))")
     }

@@ -8,7 +8,9 @@ final class ExplainCommandTests: XCTestCase {
         .appendingPathComponent("RaceLabTests/Fixtures")
 
     func testExplainsALogFile() throws {
-        let result = try LabsTestSupport.runRacelab(["explain", Self.fixtures.appendingPathComponent("lock-order-inversion.log").path])
+        let result = try LabsTestSupport.runRacelab([
+            "explain", Self.fixtures.appendingPathComponent("lock-order-inversion.log").path
+        ])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stdout.hasPrefix("racelab explain: 1 ThreadSanitizer report in this log."), result.stdout)
         XCTAssertTrue(result.stdout.contains("The cycle: M0 -> M1 -> M0"), result.stdout)
@@ -16,7 +18,9 @@ final class ExplainCommandTests: XCTestCase {
     }
 
     func testJSONHasTheReportsAndTheText() throws {
-        let result = try LabsTestSupport.runRacelab(["explain", "--json", Self.fixtures.appendingPathComponent("several-reports.log").path])
+        let result = try LabsTestSupport.runRacelab([
+            "explain", "--json", Self.fixtures.appendingPathComponent("several-reports.log").path
+        ])
         XCTAssertEqual(result.status, 0, result.stderr)
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         XCTAssertEqual((json["reports"] as? [Any])?.count, 3)
@@ -29,7 +33,8 @@ final class ExplainCommandTests: XCTestCase {
             let process = Process()
             process.executableURL = LabsTestSupport.racelab
             process.arguments = arguments
-            let input = Pipe(), output = Pipe()
+            let input = Pipe()
+            let output = Pipe()
             process.standardInput = input
             process.standardOutput = output
             try process.run()
@@ -45,11 +50,17 @@ final class ExplainCommandTests: XCTestCase {
     func testAMissingFileIsOneLineAndStatusTwo() throws {
         let result = try LabsTestSupport.runRacelab(["explain", "/nonexistent/tsan.log"])
         XCTAssertEqual(result.status, 2)
-        XCTAssertEqual(result.stderr, "racelab: cannot read '/nonexistent/tsan.log' (No such file or directory): give a ThreadSanitizer log as text (a program's standard error) in a file, or - for standard input\n")
+        XCTAssertEqual(
+            result.stderr,
+            "racelab: cannot read '/nonexistent/tsan.log' (No such file or directory): give a ThreadSanitizer log as text (a program's standard error) in a file, or - for standard input\n"
+        )
         XCTAssertEqual(result.stdout, "")
         let directory = try LabsTestSupport.runRacelab(["explain", "/tmp"])
         XCTAssertEqual(directory.status, 2)
-        XCTAssertTrue(directory.stderr.hasSuffix("(it is a folder): give a ThreadSanitizer log as text (a program's standard error) in a file, or - for standard input\n"), directory.stderr)
+        XCTAssertTrue(
+            directory.stderr.hasSuffix(
+                "(it is a folder): give a ThreadSanitizer log as text (a program's standard error) in a file, or - for standard input\n"
+            ), directory.stderr)
         let binary = try LabsTestSupport.runRacelab(["explain", "/dev/zero"])
         XCTAssertEqual(binary.status, 2, "an endless binary stream ends at the first check")
         XCTAssertEqual(binary.stderr.split(separator: "\n").count, 1)

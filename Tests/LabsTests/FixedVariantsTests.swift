@@ -1,13 +1,14 @@
 import LabCatalog
-#if RACELAB_SOLUTIONS
-import SolutionCatalog
-#endif
 @_spi(LabAuthoring) import LabKit
 import RaceLabGrading
 import RaceLabHarness
 import RaceLabReports
 import TSanReports
 import XCTest
+
+#if RACELAB_SOLUTIONS
+    import SolutionCatalog
+#endif
 
 /// Every reference fixed variant, in all three modes: in child processes side by side (as
 /// `racelab run` runs them), and briefly in this very process on XCTest's main thread, where any
@@ -27,7 +28,8 @@ final class FixedVariantsTests: XCTestCase {
         for lab in testLabs.labs {
             for variant in lab.variants where variant.kind == .fixed {
                 for mode in [RunMode.scripted, .explore, .stress] {
-                    var settings = RunSettings(executable: LabsTestSupport.child, iterations: Self.iterations[mode], runs: 1, seed: 2026)
+                    var settings = RunSettings(
+                        executable: LabsTestSupport.child, iterations: Self.iterations[mode], runs: 1, seed: 2026)
                     settings.programName = "racelab"
                     rows.append(LabRunner.Row(lab: lab.lab, variant: variant, mode: mode, settings: settings))
                 }
@@ -42,7 +44,8 @@ final class FixedVariantsTests: XCTestCase {
                 XCTAssertEqual(run.reports.count, 0, "TSan reported a race in \(context) (\(run.reproduce))")
                 XCTAssertEqual(run.failures.count, 0, "\(context): \(run.failures) (\(run.reproduce))")
                 if outcome.mode == .explore {
-                    XCTAssertEqual(run.iterationsRun, 1 + (run.explored ?? -1), "\(context): the survey, then every point")
+                    XCTAssertEqual(
+                        run.iterationsRun, 1 + (run.explored ?? -1), "\(context): the survey, then every point")
                 } else {
                     XCTAssertEqual(run.iterationsRun, Self.iterations[outcome.mode], context)
                 }
@@ -54,7 +57,9 @@ final class FixedVariantsTests: XCTestCase {
         let fixedVariants = testLabs.labs.reduce(0) { $0 + $1.variants.filter { $0.kind == .fixed }.count }
         XCTAssertEqual(outcomes.count, fixedVariants * 3, "every fixed variant is run in all three modes")
         for lab in testLabs.labs where LabsTestSupport.shipsSolutions(lab) {
-            XCTAssertTrue(lab.variants.contains { $0.kind == .fixed }, "\(lab.id) has a Fixed*.swift but registers no fixed variant")
+            XCTAssertTrue(
+                lab.variants.contains { $0.kind == .fixed },
+                "\(lab.id) has a Fixed*.swift but registers no fixed variant")
         }
     }
 
@@ -64,8 +69,9 @@ final class FixedVariantsTests: XCTestCase {
         for lab in testLabs.labs {
             for variant in lab.variants where variant.kind == .fixed {
                 for (mode, iterations) in [(RunMode.scripted, 2), (.stress, 20)] {
-                    let plan = ScenarioPlan(lab: lab.id, variant: variant.name, mode: mode, iterations: iterations,
-                                            seed: 2026, stopAtFirstDetection: false)
+                    let plan = ScenarioPlan(
+                        lab: lab.id, variant: variant.name, mode: mode, iterations: iterations,
+                        seed: 2026, stopAtFirstDetection: false)
                     let outcome = ScenarioDriver.run(lab, plan: plan)
                     let context = "\(lab.id) \(variant.name) \(mode.rawValue) seed \(plan.seed)"
                     XCTAssertEqual(outcome.iterationsRun, iterations, context)

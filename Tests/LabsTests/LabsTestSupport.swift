@@ -1,9 +1,6 @@
 import CRaceLabSupport
 import Foundation
 import LabCatalog
-#if RACELAB_SOLUTIONS
-import SolutionCatalog
-#endif
 @_spi(LabAuthoring) import LabKit
 import RaceLabGrading
 import RaceLabHarness
@@ -11,11 +8,15 @@ import RaceLabReports
 import TSanReports
 import XCTest
 
+#if RACELAB_SOLUTIONS
+    import SolutionCatalog
+#endif
+
 /// Every lab with its exercise and, in the full repository, its reference fixes.
 #if RACELAB_SOLUTIONS
-let testLabs = labCatalog.adding(solutionCatalog)
+    let testLabs = labCatalog.adding(solutionCatalog)
 #else
-let testLabs = labCatalog
+    let testLabs = labCatalog
 #endif
 
 extension LabRunner {
@@ -41,31 +42,44 @@ enum LabsTestSupport {
 
     /// Skips a test about a lab's fixed variants in a student kit (racelab export leaves them out).
     static func requireSolutions(_ lab: PlayableLab) throws {
-        guard shipsSolutions(lab) else { throw XCTSkip("\(lab.id): no reference solutions in this copy (a student kit)") }
+        guard shipsSolutions(lab) else {
+            throw XCTSkip("\(lab.id): no reference solutions in this copy (a student kit)")
+        }
     }
 
     /// The package this test was built from.
-    static var packageRoot: URL { URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent() }
+    static var packageRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+    }
 
     /// The 1-based line of the first line holding `text` in `file` (relative to the package), so
     /// tests name a racing line without hard-coding a number that drifts.
     static func line(of text: String, in file: String) throws -> Int {
-        let lines = try String(contentsOf: packageRoot.appendingPathComponent(file), encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = try String(contentsOf: packageRoot.appendingPathComponent(file), encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false)
         return try XCTUnwrap(lines.firstIndex { $0.contains(text) }, "\(file) has no line with \(text)") + 1
     }
 
-    static func runRacelab(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
+    static func runRacelab(_ arguments: [String], environment: [String: String] = [:]) throws -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
         let process = Process()
         process.executableURL = racelab
         process.arguments = arguments
-        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
-        let out = Pipe(), err = Pipe()
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         try process.run()
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+        return (
+            process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self)
+        )
     }
 }

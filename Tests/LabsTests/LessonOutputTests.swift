@@ -19,10 +19,15 @@ final class LessonOutputTests: XCTestCase {
         init?(_ line: String) {
             let words = line.split(separator: " ").map(String.init)
             guard words.count >= 12, ["DETECTED", "CLEAN", "ERROR"].contains(words[3]),
-                  ["scripted", "explore", "stress"].contains(words[2]) else { return nil }
-            lab = words[0]; variant = words[1]; mode = words[2]; verdict = words[3]
+                ["scripted", "explore", "stress"].contains(words[2])
+            else { return nil }
+            lab = words[0]
+            variant = words[1]
+            mode = words[2]
+            verdict = words[3]
             compiler = words[9..<(words.count - 2)].joined(separator: " ")
-            expected = words[words.count - 2]; ok = words[words.count - 1]
+            expected = words[words.count - 2]
+            ok = words[words.count - 1]
         }
     }
 
@@ -58,13 +63,16 @@ final class LessonOutputTests: XCTestCase {
         let lessons = try LessonReferencesTests.lessons().filter { $0.files["Fixed.swift"] != nil }
         try XCTSkipIf(lessons.isEmpty, "no reference solutions in this copy (a student kit)")
         // Every lab's story, broken and fixed, once: the mode a lesson quotes first.
-        let result = try LabsTestSupport.runRacelab(["run", "--all", "--runs", "1", "--mode", "scripted", "--seed", "7"])
+        let result = try LabsTestSupport.runRacelab(["run", "--all", "--runs", "1", "--mode", "scripted", "--seed", "7"]
+        )
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
         let output = result.stdout.components(separatedBy: "\n")
         let realRows = output.compactMap(Row.init)
-        XCTAssertGreaterThanOrEqual(realRows.count, 2 * lessons.count, "a broken and a fixed row per lab:\n\(result.stdout)")
+        XCTAssertGreaterThanOrEqual(
+            realRows.count, 2 * lessons.count, "a broken and a fixed row per lab:\n\(result.stdout)")
 
-        var checkedRows = 0, checkedInvariants = 0
+        var checkedRows = 0
+        var checkedInvariants = 0
         for lesson in lessons {
             let quoted = Self.quotedOutput(lesson.readme)
             let lab = lesson.folder.lastPathComponent
@@ -72,7 +80,9 @@ final class LessonOutputTests: XCTestCase {
             for line in quoted where Row(line) == nil {
                 let words = line.split(separator: " ")
                 if words.count >= 4, ["DETECTED", "CLEAN", "ERROR"].contains(String(words[3])) {
-                    XCTFail("\(lesson.name) quotes a row in an old layout (racelab's table has a COMPILER column now):\n  \(line)")
+                    XCTFail(
+                        "\(lesson.name) quotes a row in an old layout (racelab's table has a COMPILER column now):\n  \(line)"
+                    )
                 }
             }
             guard let id = rows.first?.lab else {
@@ -84,16 +94,22 @@ final class LessonOutputTests: XCTestCase {
                 checkedRows += 1
                 // A quoted row of another mode (the fixed variant's stress run) is held to the
                 // same variant's scripted row for what cannot differ between modes.
-                guard let match = real.first(where: { $0.variant == row.variant && $0.mode == row.mode })
-                        ?? real.first(where: { $0.variant == row.variant }) else {
+                guard
+                    let match = real.first(where: { $0.variant == row.variant && $0.mode == row.mode })
+                        ?? real.first(where: { $0.variant == row.variant })
+                else {
                     XCTFail("\(lesson.name) quotes \(row), but a real run has no \(row.variant) row:\n\(real)")
                     continue
                 }
-                let same = match.mode == row.mode
+                let same =
+                    match.mode == row.mode
                     ? row.stable == match.stable
                     : (row.compiler, row.expected, row.ok) == (match.compiler, match.expected, match.ok)
                         && (row.verdict == "CLEAN") == (row.expected == "clean")
-                XCTAssertTrue(same, "\(lesson.name) quotes\n  \(row)\nbut a real run (racelab run \(id) --mode scripted --runs 1) says\n  \(match)")
+                XCTAssertTrue(
+                    same,
+                    "\(lesson.name) quotes\n  \(row)\nbut a real run (racelab run \(id) --mode scripted --runs 1) says\n  \(match)"
+                )
             }
             // Quoted invariant lines of the story must point where the real run reports them.
             let quotedInvariants = Self.invariantLocations(quoted)
@@ -101,14 +117,19 @@ final class LessonOutputTests: XCTestCase {
             var details: [String] = []
             var inLab = false
             for line in output {
-                if !line.hasPrefix(" ") { inLab = line.hasPrefix("\(id) ") && line.contains("caught") }
-                else if inLab { details.append(line) }
+                if !line.hasPrefix(" ") {
+                    inLab = line.hasPrefix("\(id) ") && line.contains("caught")
+                } else if inLab {
+                    details.append(line)
+                }
             }
             let realInvariants = Self.invariantLocations(details)
             for location in quotedInvariants {
                 checkedInvariants += 1
-                XCTAssertTrue(realInvariants.contains(location),
-                              "\(lesson.name) quotes an invariant at \(location); the real run reports \(realInvariants.sorted())")
+                XCTAssertTrue(
+                    realInvariants.contains(location),
+                    "\(lesson.name) quotes an invariant at \(location); the real run reports \(realInvariants.sorted())"
+                )
             }
         }
         XCTAssertGreaterThanOrEqual(checkedRows, lessons.count)
@@ -117,11 +138,17 @@ final class LessonOutputTests: XCTestCase {
 
     /// The parser the test relies on reads racelab's row and nothing else.
     func testRowParsing() throws {
-        let row = try XCTUnwrap(Row("off-main-dealloc  broken   scripted  DETECTED 3/3  0/3   3/3        0/3    0/3   not measured  detected  yes"))
+        let row = try XCTUnwrap(
+            Row(
+                "off-main-dealloc  broken   scripted  DETECTED 3/3  0/3   3/3        0/3    0/3   not measured  detected  yes"
+            ))
         XCTAssertEqual(row.stable, "broken scripted DETECTED compiler=not measured expected=detected ok=yes")
-        XCTAssertNil(Row("check-then-act  broken   scripted  DETECTED 1/1  1/1   1/1        0/1    0/1   detected  yes"),
-                     "a row without the COMPILER column is the old layout: it must not pass as a row")
+        XCTAssertNil(
+            Row("check-then-act  broken   scripted  DETECTED 1/1  1/1   1/1        0/1    0/1   detected  yes"),
+            "a row without the COMPILER column is the old layout: it must not pass as a row")
         XCTAssertNil(Row("LAB  VARIANT  MODE  VERDICT  TSAN  INVARIANT  CRASH  HANG  COMPILER  EXPECTED  OK"))
-        XCTAssertEqual(Self.invariantLocations(["  invariant: 2 visits (Scenario.swift:83) [iteration 1]"]), ["(Scenario.swift:83)"])
+        XCTAssertEqual(
+            Self.invariantLocations(["  invariant: 2 visits (Scenario.swift:83) [iteration 1]"]),
+            ["(Scenario.swift:83)"])
     }
 }

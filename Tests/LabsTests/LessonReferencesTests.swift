@@ -23,14 +23,17 @@ final class LessonReferencesTests: XCTestCase {
             let dir = labs.appendingPathComponent(folder)
             let readme = dir.appendingPathComponent("README.md")
             guard fm.fileExists(atPath: readme.path),
-                  fm.fileExists(atPath: dir.appendingPathComponent("Scenario.swift").path) else { continue }
+                fm.fileExists(atPath: dir.appendingPathComponent("Scenario.swift").path)
+            else { continue }
             var files: [String: [String]] = [:]
             for name in try fm.contentsOfDirectory(atPath: dir.path) where name.hasSuffix(".swift") {
                 let text = try String(contentsOf: dir.appendingPathComponent(name), encoding: .utf8)
                 files[name] = text.components(separatedBy: "\n")
             }
-            lessons.append(Lesson(folder: dir, readme: try String(contentsOf: readme, encoding: .utf8),
-                                  name: "Labs/\(folder)/README.md", files: files))
+            lessons.append(
+                Lesson(
+                    folder: dir, readme: try String(contentsOf: readme, encoding: .utf8),
+                    name: "Labs/\(folder)/README.md", files: files))
         }
         return lessons
     }
@@ -42,7 +45,9 @@ final class LessonReferencesTests: XCTestCase {
     static func isTrivial(_ line: String) -> Bool {
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         if trimmed.hasPrefix("// BUG:") || trimmed.hasPrefix("// FIX:") { return false }
-        if trimmed.isEmpty || trimmed.hasPrefix("//") || trimmed.hasPrefix("/*") || trimmed.hasPrefix("*") { return true }
+        if trimmed.isEmpty || trimmed.hasPrefix("//") || trimmed.hasPrefix("/*") || trimmed.hasPrefix("*") {
+            return true
+        }
         return trimmed.allSatisfy { "{}()[],;".contains($0) }
     }
 
@@ -51,7 +56,8 @@ final class LessonReferencesTests: XCTestCase {
     /// as `Swift/ContiguousArrayBuffer.swift:692`, or another lab's) and is left alone; so is a
     /// file the folder does not have (`Fixed.swift` in a student kit).
     func testLineReferencesPointAtCode() throws {
-        let pattern = try NSRegularExpression(pattern: #"(?<![/A-Za-z0-9_])([A-Za-z0-9_+]+\.swift):([0-9]+)(?:-([0-9]+))?"#)
+        let pattern = try NSRegularExpression(
+            pattern: #"(?<![/A-Za-z0-9_])([A-Za-z0-9_+]+\.swift):([0-9]+)(?:-([0-9]+))?"#)
         var checked = 0
         for lesson in try Self.lessons() {
             for (index, readmeLine) in lesson.readme.components(separatedBy: "\n").enumerated() {
@@ -73,13 +79,18 @@ final class LessonReferencesTests: XCTestCase {
                         }
                         let code = lines[number - 1]
                         if Self.isTrivial(code) {
-                            XCTFail("\(at), but line \(number) of \(file) is not code: \"\(code.trimmingCharacters(in: .whitespaces))\"")
+                            XCTFail(
+                                "\(at), but line \(number) of \(file) is not code: \"\(code.trimmingCharacters(in: .whitespaces))\""
+                            )
                         }
                         // racelab reports an invariant at the line of its `run.expect(` or
                         // `run.fail(` call: a quoted invariant in Scenario.swift must land on one.
                         if file == "Scenario.swift", readmeLine.contains("invariant:"),
-                           !code.contains("expect(") && !code.contains("fail(") {
-                            XCTFail("\(at) as the line of an invariant, but line \(number) of \(file) is no run.expect/run.fail call: \"\(code.trimmingCharacters(in: .whitespaces))\"")
+                            !code.contains("expect(") && !code.contains("fail(")
+                        {
+                            XCTFail(
+                                "\(at) as the line of an invariant, but line \(number) of \(file) is no run.expect/run.fail call: \"\(code.trimmingCharacters(in: .whitespaces))\""
+                            )
                         }
                     }
                 }
@@ -99,8 +110,10 @@ final class LessonReferencesTests: XCTestCase {
             // All the lab's code, each comment line that goes on with a comment (`\n    // more`,
             // not a new `// BUG:` or `// FIX:`) joined to the line before it, whitespace collapsed.
             let code = lesson.files.keys.sorted().map { name -> String in
-                Self.collapse(lesson.files[name]!.joined(separator: "\n")
-                    .replacingOccurrences(of: #"\n[ \t]*//(?!/)(?![ \t]*(?:BUG|FIX):)"#, with: " ", options: .regularExpression))
+                Self.collapse(
+                    lesson.files[name]!.joined(separator: "\n")
+                        .replacingOccurrences(
+                            of: #"\n[ \t]*//(?!/)(?![ \t]*(?:BUG|FIX):)"#, with: " ", options: .regularExpression))
             }.joined(separator: "\n")
             for (index, readmeLine) in lesson.readme.components(separatedBy: "\n").enumerated() {
                 for marker in ["// BUG:", "// FIX:"] {
@@ -109,11 +122,15 @@ final class LessonReferencesTests: XCTestCase {
                         rest = rest[found.upperBound...]
                         if marker == "// FIX:" && !hasFixed { continue }  // a student kit has no Fixed.swift
                         var quote = String(rest.prefix { $0 != "`" }).trimmingCharacters(in: .whitespaces)
-                        for ellipsis in ["...", "…"] where quote.hasSuffix(ellipsis) { quote = String(quote.dropLast(ellipsis.count)) }
+                        for ellipsis in ["...", "…"] where quote.hasSuffix(ellipsis) {
+                            quote = String(quote.dropLast(ellipsis.count))
+                        }
                         let wanted = Self.collapse("\(marker) \(quote)")
                         checked += 1
                         if !code.contains(wanted) {
-                            XCTFail("\(lesson.name):\(index + 1) quotes \"\(wanted)\", but no file in \(lesson.folder.lastPathComponent)/ has it")
+                            XCTFail(
+                                "\(lesson.name):\(index + 1) quotes \"\(wanted)\", but no file in \(lesson.folder.lastPathComponent)/ has it"
+                            )
                         }
                     }
                 }

@@ -1,13 +1,14 @@
 import LabCatalog
-#if RACELAB_SOLUTIONS
-import SolutionCatalog
-#endif
 @_spi(LabAuthoring) import LabKit
 import RaceLabGrading
 import RaceLabHarness
 import RaceLabReports
 import TSanReports
 import XCTest
+
+#if RACELAB_SOLUTIONS
+    import SolutionCatalog
+#endif
 
 /// The photo-pipeline lab beyond the generic checks: the tutorial's design is caught by TSan
 /// (operations sharing the photo records with the table) and by the invariant on cancelled rows
@@ -18,10 +19,13 @@ final class PhotoPipelineTests: XCTestCase {
         // Some runs crash first (Foundation on Linux frees a cancelled filter that its download
         // still points at: the lesson says so); those are caught too, and the others must show both.
         let settings = RunSettings(executable: LabsTestSupport.child, runs: 4, seed: 21)
-        let outcome = LabRunner.run(lab, variant: try XCTUnwrap(lab.variant(named: "broken")), mode: .scripted, settings: settings)
+        let outcome = LabRunner.run(
+            lab, variant: try XCTUnwrap(lab.variant(named: "broken")), mode: .scripted, settings: settings)
         XCTAssertEqual(outcome.runs.count, 4)
         for run in outcome.runs {
-            XCTAssertTrue(run.fired(.tsan) || run.fired(.crash) || !run.failures.isEmpty, "every run is caught (\(run.reproduce))")
+            XCTAssertTrue(
+                run.fired(.tsan) || run.fired(.crash) || !run.failures.isEmpty, "every run is caught (\(run.reproduce))"
+            )
         }
         let whole = outcome.runs.filter { !$0.fired(.crash) }
         XCTAssertFalse(whole.isEmpty, "at least one of 4 runs ends without a crash")
@@ -31,14 +35,18 @@ final class PhotoPipelineTests: XCTestCase {
         }
         // The race on the records shows when a row is drawn while an operation stores into its
         // record: in most runs, not in every one.
-        let labLines = outcome.runs.flatMap(\.reports).flatMap { $0.frames(under: lab.info.folder.path) }.compactMap(\.shortLocation)
-        XCTAssertTrue(labLines.contains { $0.hasPrefix("Broken.swift") }, "a race tied to the lab's source in 4 runs: \(labLines)")
+        let labLines = outcome.runs.flatMap(\.reports).flatMap { $0.frames(under: lab.info.folder.path) }.compactMap(
+            \.shortLocation)
+        XCTAssertTrue(
+            labLines.contains { $0.hasPrefix("Broken.swift") }, "a race tied to the lab's source in 4 runs: \(labLines)"
+        )
     }
 
     func testFixedPipelineIsCleanInProcess() throws {
         let lab = try XCTUnwrap(testLabs.lab("photo-pipeline"))
         try LabsTestSupport.requireSolutions(lab)
-        let plan = ScenarioPlan(lab: lab.id, variant: "fixed", mode: .scripted, iterations: 2, seed: 3, stopAtFirstDetection: false)
+        let plan = ScenarioPlan(
+            lab: lab.id, variant: "fixed", mode: .scripted, iterations: 2, seed: 3, stopAtFirstDetection: false)
         let outcome = ScenarioDriver.run(lab, plan: plan)
         XCTAssertEqual(outcome.failures, [])
         XCTAssertEqual(outcome.tsanReports, 0)

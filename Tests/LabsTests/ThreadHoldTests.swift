@@ -10,10 +10,13 @@ final class ThreadHoldTests: XCTestCase {
     /// Runs `variant` of `lab` in stress and returns its output; `expect` is "DETECTED" or "CLEAN".
     private func stress(_ lab: String, _ variant: String, iterations: Int, expect: String) throws -> String {
         try LabsTestSupport.requireSolutions(try XCTUnwrap(testLabs.lab(lab)))  // the corpus ships with them
-        let result = try LabsTestSupport.runRacelab(["run", lab, "--variant", variant, "--mode", "stress",
-                                                     "--runs", "1", "--iterations", "\(iterations)", "--seed", "5"])
+        let result = try LabsTestSupport.runRacelab([
+            "run", lab, "--variant", variant, "--mode", "stress",
+            "--runs", "1", "--iterations", "\(iterations)", "--seed", "5"
+        ])
         XCTAssertEqual(result.status, 0, "\(lab) \(variant): expected \(expect)\n\(result.stdout)\(result.stderr)")
-        XCTAssertTrue(result.stdout.contains("\(expect) 1/1"), "\(lab) \(variant): expected \(expect)\n\(result.stdout)")
+        XCTAssertTrue(
+            result.stdout.contains("\(expect) 1/1"), "\(lab) \(variant): expected \(expect)\n\(result.stdout)")
         return result.stdout
     }
 
@@ -32,7 +35,8 @@ final class ThreadHoldTests: XCTestCase {
     /// end lets go of it after the user left, every iteration; one that turns a weak reference
     /// into a strong one off main holds it while the user leaves.
     func testAThreadThatKeepsTheControllerToItsEndReleasesItOffMain() throws {
-        let output = try stress("priority-inversion", "wrong-decoder-thread-keeps-controller", iterations: 3, expect: "DETECTED")
+        let output = try stress(
+            "priority-inversion", "wrong-decoder-thread-keeps-controller", iterations: 3, expect: "DETECTED")
         XCTAssertTrue(output.contains("released on a background thread"), output)
         _ = try stress("priority-inversion", "valid-raise-high", iterations: 20, expect: "CLEAN")
     }

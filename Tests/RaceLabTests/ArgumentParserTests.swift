@@ -1,12 +1,14 @@
+import XCTest
+
 @_spi(LabAuthoring) @testable import LabKit
 @testable import RaceLabGrading
 @testable import RaceLabHarness
 @testable import RaceLabReports
 @testable import TSanReports
-import XCTest
 
 final class ArgumentParserTests: XCTestCase {
-    let spec = CommandSpec(name: "run", valueOptions: ["iterations", "mode"], flags: ["json"], positionals: 0...1, usage: "run <lab>")
+    let spec = CommandSpec(
+        name: "run", valueOptions: ["iterations", "mode"], flags: ["json"], positionals: 0...1, usage: "run <lab>")
 
     func testValuesFlagsAndPositionals() throws {
         let parsed = try ParsedArguments(["list-adder", "--iterations", "5", "--mode=stress", "--json"], spec: spec)
@@ -19,7 +21,9 @@ final class ArgumentParserTests: XCTestCase {
 
     func testBadInputSaysWhatIsValid() throws {
         XCTAssertThrowsError(try ParsedArguments(["--colour"], spec: spec)) { error in
-            XCTAssertEqual((error as? UsageError)?.message, "unknown option '--colour' for 'run'; valid: --iterations, --mode, --json")
+            XCTAssertEqual(
+                (error as? UsageError)?.message,
+                "unknown option '--colour' for 'run'; valid: --iterations, --mode, --json")
         }
         XCTAssertThrowsError(try ParsedArguments(["--iterations"], spec: spec)) {
             XCTAssertEqual(($0 as? UsageError)?.message, "--iterations needs a value")

@@ -1,6 +1,7 @@
 import Foundation
-@testable import RaceLabGrading
 import XCTest
+
+@testable import RaceLabGrading
 
 final class AutograderBundleTests: XCTestCase {
     func testCRC32MatchesTheStandardCheckValue() {
@@ -49,8 +50,9 @@ final class AutograderBundleTests: XCTestCase {
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 0)
         let out = folder.appendingPathComponent("out")
-        XCTAssertEqual(FileManager.default.contents(atPath: out.appendingPathComponent("kit/Package.swift").path),
-                       Data("// swift-tools-version:6.0\n".utf8))
+        XCTAssertEqual(
+            FileManager.default.contents(atPath: out.appendingPathComponent("kit/Package.swift").path),
+            Data("// swift-tools-version:6.0\n".utf8))
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: out.appendingPathComponent("run_autograder").path))
     }
 
@@ -60,7 +62,9 @@ final class AutograderBundleTests: XCTestCase {
         XCTAssertTrue(yaml.contains("run: bash Grading/Classroom/setup.sh"))
         for lab in ["list-adder", "deadlock"] {
             let command = "bash Grading/Classroom/grade-lab.sh \(lab)"
-            XCTAssertTrue(yaml.contains("        id: \(lab)\n        uses: classroom-resources/autograding-command-grader@v1"), lab)
+            XCTAssertTrue(
+                yaml.contains("        id: \(lab)\n        uses: classroom-resources/autograding-command-grader@v1"),
+                lab)
             XCTAssertTrue(yaml.contains("          command: \(command)\n"), lab)
             XCTAssertTrue(yaml.contains("\(lab.uppercased())_RESULTS: \"${{steps.\(lab).outputs.result}}\""), lab)
         }

@@ -1,11 +1,12 @@
 import CRaceLabSupport
+import Synchronization
+import XCTest
+
 @_spi(LabAuthoring) @testable import LabKit
 @testable import RaceLabGrading
 @testable import RaceLabHarness
 @testable import RaceLabReports
 @testable import TSanReports
-import Synchronization
-import XCTest
 
 /// Scripted mode's core promise: the driver can hold a thread at a checkpoint while the main
 /// thread acts. XCTest runs this on the main thread, as the driver requires.
@@ -61,7 +62,9 @@ final class CheckpointTests: XCTestCase {
     }
 
     func testStressJitterIsRepeatablePerSeed() {
-        var a = SeededRandom(seed: 7), b = SeededRandom(seed: 7), c = SeededRandom(seed: 8)
+        var a = SeededRandom(seed: 7)
+        var b = SeededRandom(seed: 7)
+        var c = SeededRandom(seed: 8)
         let first = (0..<5).map { _ in a.next() }
         XCTAssertEqual(first, (0..<5).map { _ in b.next() })
         XCTAssertNotEqual(first, (0..<5).map { _ in c.next() })
@@ -100,7 +103,8 @@ final class PreemptionTests: XCTestCase {
         busyLabThread(for: 0, until: { rl_preemption_signals_handled() - handledBefore > 10 })
         rl_preemption_stop()
         let handled = rl_preemption_signals_handled() - handledBefore
-        XCTAssertGreaterThan(handled, 10, "a busy lab thread is preempted again and again (\(handled) times in at most 30 s)")
+        XCTAssertGreaterThan(
+            handled, 10, "a busy lab thread is preempted again and again (\(handled) times in at most 30 s)")
         XCTAssertGreaterThanOrEqual(rl_preemption_signals_sent(), rl_preemption_signals_handled())
 
         let afterStop = rl_preemption_signals_handled()

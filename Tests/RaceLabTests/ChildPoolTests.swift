@@ -4,7 +4,8 @@ import XCTest
 
 final class ChildPoolTests: XCTestCase {
     func testResultsComeBackInOrderWithNoMoreThanJobsAtOnce() {
-        let running = Counter(), finished = Counter()
+        let running = Counter()
+        let finished = Counter()
         let peak = IndexedResults<Int>(count: 40)
         let results = ChildPool.map(40, jobs: 3) { index in
             let now = running.next() - finished.value

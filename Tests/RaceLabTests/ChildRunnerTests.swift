@@ -1,20 +1,24 @@
+import XCTest
+
 @_spi(LabAuthoring) @testable import LabKit
 @testable import RaceLabGrading
 @testable import RaceLabHarness
 @testable import RaceLabReports
 @testable import TSanReports
-import XCTest
 
 /// The parent must survive whatever a child does. These children are small shell scripts
 /// that misbehave on purpose.
 final class ChildRunnerTests: XCTestCase {
     func shell(_ script: String, stallTimeout: Double = 5, outputLimit: Int = 1 << 20) -> ChildOutcome {
-        ChildRunner.run(ChildRequest(
-            executable: URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", script],
-            environment: ["PATH": "/usr/bin:/bin"], stallTimeout: stallTimeout, crashGrace: 0.5, outputLimit: outputLimit))
+        ChildRunner.run(
+            ChildRequest(
+                executable: URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", script],
+                environment: ["PATH": "/usr/bin:/bin"], stallTimeout: stallTimeout, crashGrace: 0.5,
+                outputLimit: outputLimit))
     }
 
-    static let clean = #"RACELAB-RESULT {"iterationsRun":3,"failures":[],"tsanReports":0,"elapsedSeconds":1,"notes":[],"metrics":{},"tsanEnabled":true}"#
+    static let clean =
+        #"RACELAB-RESULT {"iterationsRun":3,"failures":[],"tsanReports":0,"elapsedSeconds":1,"notes":[],"metrics":{},"tsanEnabled":true}"#
 
     func testResultLineIsReadFromItsOwnChannel() {
         let outcome = shell("echo 'lab chatter'; echo '\(Self.clean)' >&3; echo 'WARNING: noise' >&2")
@@ -36,13 +40,16 @@ final class ChildRunnerTests: XCTestCase {
     func testChildStartsInItsFolderWithOnlyItsOwnDescriptors() throws {
         let folder = try RunFolder.make()
         defer { folder.remove() }
-        var request = ChildRequest(executable: URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", "pwd; ls /proc/self/fd | sort -n | tr '\\n' ' '"],
-                                   environment: ["PATH": "/usr/bin:/bin"], directory: folder.url, stallTimeout: 5)
+        var request = ChildRequest(
+            executable: URL(fileURLWithPath: "/bin/sh"),
+            arguments: ["-c", "pwd; ls /proc/self/fd | sort -n | tr '\\n' ' '"],
+            environment: ["PATH": "/usr/bin:/bin"], directory: folder.url, stallTimeout: 5)
         request.crashGrace = 0.5
         let outcome = ChildRunner.run(request)
         XCTAssertEqual(outcome.otherOutput.first, folder.url.path)
         // 0-3, plus the descriptor `ls` opens to read the folder.
-        XCTAssertEqual(outcome.otherOutput.last?.split(separator: " ").compactMap { Int($0) }.filter { $0 != 4 }, [0, 1, 2, 3])
+        XCTAssertEqual(
+            outcome.otherOutput.last?.split(separator: " ").compactMap { Int($0) }.filter { $0 != 4 }, [0, 1, 2, 3])
     }
 
     func testCrashBySignal() {
@@ -53,7 +60,9 @@ final class ChildRunnerTests: XCTestCase {
 
     func testHangIsKilledAndWhereItWasIsKept() {
         let started = Date()
-        let outcome = shell(#"echo 'RACELAB-PROGRESS {"iteration":2,"checkpointHits":7,"threads":[{"threadID":9,"isMainThread":false,"checkpoint":"lock.a","hit":1,"secondsAgo":0}]}' >&3; exec sleep 60"#, stallTimeout: 1)
+        let outcome = shell(
+            #"echo 'RACELAB-PROGRESS {"iteration":2,"checkpointHits":7,"threads":[{"threadID":9,"isMainThread":false,"checkpoint":"lock.a","hit":1,"secondsAgo":0}]}' >&3; exec sleep 60"#,
+            stallTimeout: 1)
         XCTAssertEqual(outcome.ending, .killedAfterStall)
         XCTAssertLessThan(Date().timeIntervalSince(started), 10, "the watchdog, not the child, ended it")
         XCTAssertEqual(outcome.lastProgress?.iteration, 2)
@@ -61,7 +70,9 @@ final class ChildRunnerTests: XCTestCase {
     }
 
     func testFailuresSentBeforeAHangAreKept() {
-        let outcome = shell(#"echo 'RACELAB-FAILURE {"iteration":1,"message":"thumbnail never finished","file":"/x/Scenario.swift","line":7}' >&3; echo 'RACELAB-PROGRESS {"iteration":1,"checkpointHits":3,"threads":[]}' >&3; exec sleep 60"#, stallTimeout: 1)
+        let outcome = shell(
+            #"echo 'RACELAB-FAILURE {"iteration":1,"message":"thumbnail never finished","file":"/x/Scenario.swift","line":7}' >&3; echo 'RACELAB-PROGRESS {"iteration":1,"checkpointHits":3,"threads":[]}' >&3; exec sleep 60"#,
+            stallTimeout: 1)
         XCTAssertEqual(outcome.ending, .killedAfterStall)
         XCTAssertNil(outcome.result)
         XCTAssertEqual(outcome.streamedFailures.map(\.message), ["thumbnail never finished"])
@@ -69,7 +80,9 @@ final class ChildRunnerTests: XCTestCase {
     }
 
     func testProgressKeepsAChildAlive() {
-        let script = (1...8).map { #"echo 'RACELAB-PROGRESS {"iteration":\#($0),"checkpointHits":0,"threads":[]}' >&3; sleep 0.3;"# }.joined()
+        let script = (1...8).map {
+            #"echo 'RACELAB-PROGRESS {"iteration":\#($0),"checkpointHits":0,"threads":[]}' >&3; sleep 0.3;"#
+        }.joined()
         let outcome = shell(script + " exit 0", stallTimeout: 1)
         XCTAssertEqual(outcome.ending, .exited(0), "2.4 s of steady progress is not a hang with a 1 s watchdog")
     }
@@ -80,8 +93,9 @@ final class ChildRunnerTests: XCTestCase {
     }
 
     func testGarbageAndEndlessOutputAreCapped() {
-        let outcome = shell("head -c 3000000 /dev/urandom; head -c 3000000 /dev/urandom >&2; head -c 3000000 /dev/urandom >&3; echo 'RACELAB-RESULT {not json' >&3",
-                            stallTimeout: 60, outputLimit: 100_000)  // about the caps, not the watchdog: a busy machine is slow here
+        let outcome = shell(
+            "head -c 3000000 /dev/urandom; head -c 3000000 /dev/urandom >&2; head -c 3000000 /dev/urandom >&3; echo 'RACELAB-RESULT {not json' >&3",
+            stallTimeout: 60, outputLimit: 100_000)  // about the caps, not the watchdog: a busy machine is slow here
         XCTAssertEqual(outcome.ending, .exited(0))
         XCTAssertTrue(outcome.stderrTruncated)
         XCTAssertLessThanOrEqual(outcome.stderr.utf8.count, 400_000, "at most the limit (plus UTF-8 repair) is kept")
@@ -95,8 +109,11 @@ final class ChildRunnerTests: XCTestCase {
     }
 
     func testMissingExecutable() {
-        let outcome = ChildRunner.run(ChildRequest(executable: URL(fileURLWithPath: "/nonexistent/racelab"), arguments: [], environment: [:]))
-        guard case .failedToStart = outcome.ending else { return XCTFail("expected failedToStart, got \(outcome.ending)") }
+        let outcome = ChildRunner.run(
+            ChildRequest(executable: URL(fileURLWithPath: "/nonexistent/racelab"), arguments: [], environment: [:]))
+        guard case .failedToStart = outcome.ending else {
+            return XCTFail("expected failedToStart, got \(outcome.ending)")
+        }
     }
 
     /// Counts processes whose command line holds `marker`.
@@ -116,7 +133,10 @@ final class ChildRunnerTests: XCTestCase {
         sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
         sleeper.arguments = [mark]
         try sleeper.run()
-        defer { sleeper.terminate(); sleeper.waitUntilExit() }
+        defer {
+            sleeper.terminate()
+            sleeper.waitUntilExit()
+        }
         usleep(100_000)
         XCTAssertEqual(processes(mark), 1)
     }
@@ -144,7 +164,8 @@ final class ChildRunnerTests: XCTestCase {
     /// and killed.
     func testAnEscapedGrandchildIsKilledToo() {
         let mark = marker()
-        let outcome = shell("setsid sleep \(mark) </dev/null >/dev/null 2>&1 & sleep 0.6; echo '\(Self.clean)' >&3", stallTimeout: 30)
+        let outcome = shell(
+            "setsid sleep \(mark) </dev/null >/dev/null 2>&1 & sleep 0.6; echo '\(Self.clean)' >&3", stallTimeout: 30)
         XCTAssertEqual(outcome.ending, .exited(0))
         XCTAssertEqual(processes(mark), 0, "the escaped grandchild is gone")
     }
@@ -173,7 +194,8 @@ final class ChildRunnerTests: XCTestCase {
     /// A forged clean result written before the harness's own cannot hide the failure the
     /// harness streamed: the run is still caught.
     func testAForgedCleanResultCannotHideAStreamedFailure() {
-        let failure = #"RACELAB-FAILURE {"iteration":1,"message":"the total went back","file":"/x/Scenario.swift","line":44}"#
+        let failure =
+            #"RACELAB-FAILURE {"iteration":1,"message":"the total went back","file":"/x/Scenario.swift","line":44}"#
         let outcome = shell("echo '\(Self.clean)' >&3; echo '\(failure)' >&3")
         let plan = ScenarioPlan(lab: "l", variant: "exercise", mode: .scripted, iterations: 3, seed: 1)
         let verdict = VerdictBuilder.verdict(plan: plan, kind: .exercise, child: outcome, reproduce: "r")
@@ -205,7 +227,8 @@ final class ChildRunnerTests: XCTestCase {
 
     /// An endless line on the channel (no newline) costs bounded memory and is not a result.
     func testAnEndlessChannelLineIsDropped() {
-        let outcome = shell("printf 'RACELAB-RESULT {' >&3; head -c 5000000 /dev/zero | tr '\\0' 'x' >&3", outputLimit: 1 << 20)
+        let outcome = shell(
+            "printf 'RACELAB-RESULT {' >&3; head -c 5000000 /dev/zero | tr '\\0' 'x' >&3", outputLimit: 1 << 20)
         XCTAssertTrue(outcome.results.isEmpty)
         XCTAssertTrue(outcome.channelTruncated)
     }

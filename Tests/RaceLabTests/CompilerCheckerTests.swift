@@ -1,11 +1,15 @@
-@testable import CompilerCheck
 import Foundation
 import LabKit
 import XCTest
 
+@testable import CompilerCheck
+
 /// The real thing: list-adder's broken code compiled in Swift 6 mode against this build's modules.
 final class CompilerCheckerTests: XCTestCase {
-    var packageRoot: URL { URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent() }
+    var packageRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+    }
 
     func testListAdderBrokenIsRejectedBySwift6() throws {
         let compiler: SwiftCompiler
@@ -15,9 +19,12 @@ final class CompilerCheckerTests: XCTestCase {
         guard FileManager.default.fileExists(atPath: build.swiftmodule("ListAdder").path) else {
             throw XCTSkip("ListAdder.swiftmodule is not in \(build.modulesFolder.path)")
         }
-        let sources = try XCTUnwrap(LabModuleSources(lab: "list-adder", folder: packageRoot.appendingPathComponent("Labs/ListAdder"), part: .broken))
+        let sources = try XCTUnwrap(
+            LabModuleSources(
+                lab: "list-adder", folder: packageRoot.appendingPathComponent("Labs/ListAdder"), part: .broken))
         let checker = CompilerChecker(compiler: compiler, build: build)
-        XCTAssertTrue(checker.arguments(sources, swiftVersion: 6).contains("-emit-sil"), "SIL diagnostics (sending ...) too")
+        XCTAssertTrue(
+            checker.arguments(sources, swiftVersion: 6).contains("-emit-sil"), "SIL diagnostics (sending ...) too")
         let result = try checker.check(sources).get()
         XCTAssertEqual(result.status, .rejected, result.summary)
         XCTAssertEqual(result.files, ["Labs/ListAdder/Broken.swift"])
@@ -34,12 +41,15 @@ final class BuildProductsTests: XCTestCase {
     func testAnUntouchedInterfaceWithNewerObjectsIsNotStale() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-build-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
-        let labs = root.appendingPathComponent("Labs/Tiny"), build = root.appendingPathComponent("build")
+        let labs = root.appendingPathComponent("Labs/Tiny")
+        let build = root.appendingPathComponent("build")
         try FileManager.default.createDirectory(at: labs, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: build.appendingPathComponent("Tiny.build"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: build.appendingPathComponent("Tiny.build"), withIntermediateDirectories: true)
         func write(_ url: URL, secondsAgo: Double) throws {
             try Data().write(to: url)
-            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -secondsAgo)], ofItemAtPath: url.path)
+            try FileManager.default.setAttributes(
+                [.modificationDate: Date(timeIntervalSinceNow: -secondsAgo)], ofItemAtPath: url.path)
         }
         try write(build.appendingPathComponent("Tiny.swiftmodule"), secondsAgo: 300)
         try write(labs.appendingPathComponent("Broken.swift"), secondsAgo: 200)

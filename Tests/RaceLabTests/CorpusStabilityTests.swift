@@ -1,13 +1,15 @@
 import Foundation
+import XCTest
+
 @_spi(LabAuthoring) @testable import LabKit
 @testable import RaceLabGrading
 @testable import RaceLabHarness
-import XCTest
 
 /// "Same code, same verdict": the options of `racelab bench corpus --seeds K --load N,M`, the
 /// flips found across its conditions, `bench agreement`'s table, and the busy loops.
 final class CorpusStabilityTests: XCTestCase {
-    let spec = CommandSpec(name: "bench", valueOptions: ["seed", "seeds", "load"], positionals: 1...1, usage: "bench corpus")
+    let spec = CommandSpec(
+        name: "bench", valueOptions: ["seed", "seeds", "load"], positionals: 1...1, usage: "bench corpus")
 
     func grid(_ arguments: [String]) throws -> CorpusStability.Grid {
         try CorpusStability.Grid(ParsedArguments(["corpus"] + arguments, spec: spec), randomSeed: 99)
@@ -27,8 +29,12 @@ final class CorpusStabilityTests: XCTestCase {
         XCTAssertEqual(chosen.seeds, [2026, 12026, 22026])
         XCTAssertEqual(chosen.loads, [0, 3])
         XCTAssertTrue(chosen.isGrid)
-        XCTAssertEqual(chosen.conditions.map(\.name), ["seed 2026, load 0", "seed 12026, load 0", "seed 22026, load 0",
-                                                       "seed 2026, load 3", "seed 12026, load 3", "seed 22026, load 3"])
+        XCTAssertEqual(
+            chosen.conditions.map(\.name),
+            [
+                "seed 2026, load 0", "seed 12026, load 0", "seed 22026, load 0",
+                "seed 2026, load 3", "seed 12026, load 3", "seed 22026, load 3"
+            ])
         XCTAssertEqual(try grid(["--load", "2"]).loads, [2])
         // The stride wraps rather than traps at the top of the seed range.
         XCTAssertEqual(try grid(["--seed", "\(UInt64.max)", "--seeds", "2"]).seeds, [UInt64.max, 9_999])
@@ -37,9 +43,12 @@ final class CorpusStabilityTests: XCTestCase {
     func testBadValuesSayWhatIsValid() throws {
         let seeds = "--seeds must be a whole number from 1 to 100, not "
         for (value, shown) in [("0", "'0'"), ("-2", "'-2'"), ("x", "'x'"), ("101", "'101'"), ("1.5", "'1.5'")] {
-            XCTAssertThrowsError(try grid(["--seeds", value])) { XCTAssertEqual(($0 as? UsageError)?.message, seeds + shown) }
+            XCTAssertThrowsError(try grid(["--seeds", value])) {
+                XCTAssertEqual(($0 as? UsageError)?.message, seeds + shown)
+            }
         }
-        let load = "--load must be a whole number of busy loops from 0 to 64, or a comma-separated list of them, each once (e.g. --load 0,3), not "
+        let load =
+            "--load must be a whole number of busy loops from 0 to 64, or a comma-separated list of them, each once (e.g. --load 0,3), not "
         for value in ["-1", "x", "65", "0,,3", "0,3,", ",", "", "3,3", "0;3", "two"] {
             XCTAssertThrowsError(try grid(["--load", value]), value) {
                 XCTAssertEqual(($0 as? UsageError)?.message, load + "'\(value)'")
@@ -47,29 +56,38 @@ final class CorpusStabilityTests: XCTestCase {
             }
         }
         XCTAssertThrowsError(try grid(["--seed", "-1"])) {
-            XCTAssertEqual(($0 as? UsageError)?.message, "--seed must be a whole number from 0 to \(UInt64.max), not '-1'")
+            XCTAssertEqual(
+                ($0 as? UsageError)?.message, "--seed must be a whole number from 0 to \(UInt64.max), not '-1'")
         }
     }
 
     // MARK: Flips
 
-    func entry(_ lab: String, _ variant: String, _ kind: VariantKind, score: Double, status: LabGrade.Status? = nil) -> CorpusBenchmark.Entry {
-        CorpusBenchmark.Entry(lab: lab, variant: variant, kind: kind, about: "\(variant) does this", score: score, maxScore: 10,
-                              status: status ?? (score == 10 ? .passed : score == 0 ? .failed : .partial), message: "", seconds: 1)
+    func entry(_ lab: String, _ variant: String, _ kind: VariantKind, score: Double, status: LabGrade.Status? = nil)
+        -> CorpusBenchmark.Entry
+    {
+        CorpusBenchmark.Entry(
+            lab: lab, variant: variant, kind: kind, about: "\(variant) does this", score: score, maxScore: 10,
+            status: status ?? (score == 10 ? .passed : score == 0 ? .failed : .partial), message: "", seconds: 1)
     }
 
     /// list-adder: a valid fix that always passes, one that loses marks under load; a wrong fix
     /// always caught. cancellation: a wrong fix that one seed lets through.
     func runs() -> [CorpusStability.Run] {
         func run(_ seed: UInt64, _ load: Int, lossy: Double, leaky: Double) -> CorpusStability.Run {
-            CorpusStability.Run(condition: .init(seed: seed, load: load), entries: [
-                entry("list-adder", "valid-serial-queue", .validFix, score: 10),
-                entry("list-adder", "valid-lock", .validFix, score: lossy),
-                entry("list-adder", "wrong-lock-writes", .wrongFix, score: 0),
-                entry("cancellation", "wrong-every-third", .wrongFix, score: leaky),
-            ], seconds: 5)
+            CorpusStability.Run(
+                condition: .init(seed: seed, load: load),
+                entries: [
+                    entry("list-adder", "valid-serial-queue", .validFix, score: 10),
+                    entry("list-adder", "valid-lock", .validFix, score: lossy),
+                    entry("list-adder", "wrong-lock-writes", .wrongFix, score: 0),
+                    entry("cancellation", "wrong-every-third", .wrongFix, score: leaky)
+                ], seconds: 5)
         }
-        return [run(1, 0, lossy: 10, leaky: 0), run(10_001, 0, lossy: 10, leaky: 10), run(1, 3, lossy: 6, leaky: 0), run(10_001, 3, lossy: 10, leaky: 0)]
+        return [
+            run(1, 0, lossy: 10, leaky: 0), run(10_001, 0, lossy: 10, leaky: 10), run(1, 3, lossy: 6, leaky: 0),
+            run(10_001, 3, lossy: 10, leaky: 0)
+        ]
     }
 
     func testAFileFlipsWhenFullMarksComeAndGo() {
@@ -85,16 +103,19 @@ final class CorpusStabilityTests: XCTestCase {
         XCTAssertEqual(lossy.verdicts[2].text, "seed 1 load 3: FAIL 6/10 (partial)")
         // A wrong fix at full marks once: it passed there (a false accept that comes and goes).
         XCTAssertEqual(flips[1].verdicts.map(\.passed), [false, true, false, false])
-        XCTAssertEqual(CorpusStability.perLab(runs(), flips: flips), [
-            .init(lab: "list-adder", files: 3, flips: 1), .init(lab: "cancellation", files: 1, flips: 1),
-        ])
+        XCTAssertEqual(
+            CorpusStability.perLab(runs(), flips: flips),
+            [
+                .init(lab: "list-adder", files: 3, flips: 1), .init(lab: "cancellation", files: 1, flips: 1)
+            ])
     }
 
     func testSameVerdictIsNoFlipEvenWithOtherPoints() {
         // Partial marks that change (3 then 7) are still "not full marks" both times.
         let runs = [3.0, 7.0, 0.0].enumerated().map { index, score in
-            CorpusStability.Run(condition: .init(seed: UInt64(index), load: 0),
-                                entries: [entry("deadlock", "wrong-try-lock", .wrongFix, score: score)], seconds: 1)
+            CorpusStability.Run(
+                condition: .init(seed: UInt64(index), load: 0),
+                entries: [entry("deadlock", "wrong-try-lock", .wrongFix, score: score)], seconds: 1)
         }
         XCTAssertEqual(CorpusStability.flips(runs), [])
         XCTAssertEqual(CorpusStability.flips([]), [])
@@ -107,14 +128,18 @@ final class CorpusStabilityTests: XCTestCase {
 
     func testFlipTableAndJSON() throws {
         let table = CorpusStability.flipTable(runs(), flips: CorpusStability.flips(runs()))
-        XCTAssertTrue(table.contains("across 4 condition(s): seed 1, load 0; seed 10001, load 0; seed 1, load 3; seed 10001, load 3"), table)
+        XCTAssertTrue(
+            table.contains(
+                "across 4 condition(s): seed 1, load 0; seed 10001, load 0; seed 1, load 3; seed 10001, load 3"), table)
         let lines = table.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         XCTAssertTrue(lines.contains { $0.hasPrefix("list-adder") && $0.hasSuffix("3      1") }, table)
         XCTAssertTrue(lines.contains { $0.hasPrefix("TOTAL") && $0.hasSuffix("4      2") }, table)
-        XCTAssertTrue(lines.contains("FLIP list-adder valid-lock (valid-fix: valid-lock does this): full marks in 3 of 4"), table)
+        XCTAssertTrue(
+            lines.contains("FLIP list-adder valid-lock (valid-fix: valid-lock does this): full marks in 3 of 4"), table)
         XCTAssertTrue(lines.contains("  seed 10001 load 0: PASS 10/10 (passed)"), table)
 
-        let report = CorpusStability.Report(grid: .init(seeds: [1, 10_001], loads: [0, 3]), load: BusyLoad.unit, runs: runs(), seconds: 20)
+        let report = CorpusStability.Report(
+            grid: .init(seeds: [1, 10_001], loads: [0, 3]), load: BusyLoad.unit, runs: runs(), seconds: 20)
         let data = try JSONEncoder().encode(report)
         let decoded = try JSONDecoder().decode(CorpusStability.Report.self, from: data)
         XCTAssertEqual(decoded.flips, report.flips)
@@ -128,18 +153,24 @@ final class CorpusStabilityTests: XCTestCase {
 
     func testAgreementTableNamesEachDisagreement() {
         func side(_ seed: UInt64, _ score: Double, _ message: String) -> GraderAgreement.Side {
-            .init(seed: seed, passed: score == 10, score: score, maxScore: 10, status: score == 10 ? .passed : .failed, message: message)
+            .init(
+                seed: seed, passed: score == 10, score: score, maxScore: 10, status: score == 10 ? .passed : .failed,
+                message: message)
         }
         let rows = [
-            GraderAgreement.Row(lab: "list-adder", variant: "valid-lock", kind: .validFix, about: "a lock", check: side(5, 10, "ok"),
-                                grade: side(1_000_005, 10, "ok"), seconds: 2),
-            GraderAgreement.Row(lab: "list-adder", variant: "valid-queue", kind: .validFix, about: "a queue", check: side(5, 10, "ok"),
-                                grade: side(1_000_005, 0, "stress run 3: the total was wrong"), seconds: 3),
+            GraderAgreement.Row(
+                lab: "list-adder", variant: "valid-lock", kind: .validFix, about: "a lock", check: side(5, 10, "ok"),
+                grade: side(1_000_005, 10, "ok"), seconds: 2),
+            GraderAgreement.Row(
+                lab: "list-adder", variant: "valid-queue", kind: .validFix, about: "a queue", check: side(5, 10, "ok"),
+                grade: side(1_000_005, 0, "stress run 3: the total was wrong"), seconds: 3)
         ]
         XCTAssertEqual(rows.map(\.agree), [true, false])
         let table = GraderAgreement.table(rows, seconds: 6)
         let lines = table.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        XCTAssertTrue(lines.contains { $0.hasPrefix("list-adder") && $0.contains("2      2           1           1         5") }, table)
+        XCTAssertTrue(
+            lines.contains { $0.hasPrefix("list-adder") && $0.contains("2      2           1           1         5") },
+            table)
         XCTAssertTrue(lines.contains("Disagreements: 1 (goal 0). Wall time: 6 s."), table)
         XCTAssertTrue(lines.contains("DISAGREE list-adder valid-queue (valid-fix: a queue)"), table)
         XCTAssertTrue(lines.contains("  check: PASS 10/10 (passed, seed 5)"), table)
@@ -151,18 +182,28 @@ final class CorpusStabilityTests: XCTestCase {
     /// bench agreement sets the two graders up as the commands do.
     func testCheckAndGradeGradersAsTheCommandsSetThemUp() {
         let program = URL(fileURLWithPath: "/bin/false")
-        let check = Grader.forCheck(executable: program, seed: 5, programName: "racelab", root: nil, jobs: nil, environment: [:])
+        let check = Grader.forCheck(
+            executable: program, seed: 5, programName: "racelab", root: nil, jobs: nil, environment: [:])
         XCTAssertEqual(check.jobs, min(max(ChildPool.defaultJobs(environment: [:]), check.policy.childrenPerLab), 64))
-        XCTAssertEqual(Grader.forCheck(executable: program, seed: 5, programName: "racelab", root: nil, jobs: nil,
-                                       environment: ["RACELAB_JOBS": "3"]).jobs, 3)
-        XCTAssertEqual(Grader.forCheck(executable: program, seed: 5, programName: "racelab", root: nil, jobs: 7, environment: [:]).jobs, 7)
-        let grade = Grader.forGrade(executable: program, seed: 5 + GraderAgreement.gradeSeedOffset, programName: "racelab", root: nil,
-                                    jobs: nil, environment: [:])
+        XCTAssertEqual(
+            Grader.forCheck(
+                executable: program, seed: 5, programName: "racelab", root: nil, jobs: nil,
+                environment: ["RACELAB_JOBS": "3"]
+            ).jobs, 3)
+        XCTAssertEqual(
+            Grader.forCheck(executable: program, seed: 5, programName: "racelab", root: nil, jobs: 7, environment: [:])
+                .jobs, 7)
+        let grade = Grader.forGrade(
+            executable: program, seed: 5 + GraderAgreement.gradeSeedOffset, programName: "racelab", root: nil,
+            jobs: nil, environment: [:])
         XCTAssertEqual(grade.jobs, ChildPool.defaultJobs(environment: [:]))
         XCTAssertEqual(grade.seed, 1_000_005)
         XCTAssertFalse(grade.policy.partialCredit)
-        XCTAssertTrue(Grader.forGrade(executable: program, partialCredit: true, seed: 5, programName: "racelab", root: nil, jobs: nil,
-                                      environment: [:]).policy.partialCredit)
+        XCTAssertTrue(
+            Grader.forGrade(
+                executable: program, partialCredit: true, seed: 5, programName: "racelab", root: nil, jobs: nil,
+                environment: [:]
+            ).policy.partialCredit)
     }
 
     // MARK: Busy loops

@@ -1,11 +1,15 @@
 import Foundation
 import XCTest
+
 @testable import RaceLabGrading
 
 /// The exercise checks: one test per rule (its own example must break exactly that rule), the
 /// code-only view of a source, the lab code we ship passing, and the instructors' list in step.
 final class ExercisePolicyTests: XCTestCase {
-    var packageRoot: URL { URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent() }
+    var packageRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+    }
 
     func testEverySourceRuleCatchesItsOwnExample() {
         let sourceRules = ExercisePolicy.rules.filter { $0.check == .source }
@@ -14,43 +18,59 @@ final class ExercisePolicyTests: XCTestCase {
             let example = rule.id == "import" ? "import Glibc" : rule.example
             XCTAssertFalse(example.isEmpty, "\(rule.id) has no example")
             let text = "import Foundation\n\n" + example + "\n"
-            let found = ExercisePolicy.check(source: text, file: "Labs/ListAdder/Exercise.swift", labModule: "ListAdder")
+            let found = ExercisePolicy.check(
+                source: text, file: "Labs/ListAdder/Exercise.swift", labModule: "ListAdder")
             XCTAssertTrue(found.contains { $0.rule == rule.id && $0.line == 3 }, "\(rule.id): \(found)")
             let own = found.first { $0.rule == rule.id }
             XCTAssertEqual(own?.file, "Labs/ListAdder/Exercise.swift")
-            XCTAssertTrue(own?.description.hasPrefix("Labs/ListAdder/Exercise.swift:3: ") == true, own?.description ?? "")
+            XCTAssertTrue(
+                own?.description.hasPrefix("Labs/ListAdder/Exercise.swift:3: ") == true, own?.description ?? "")
         }
     }
 
     func testTheMessageNamesFileLineAndConstruct() throws {
-        let found = ExercisePolicy.check(source: "import Foundation\n@_silgen_name(\"__tsan_ignore_thread_begin\") func quiet()\n",
-                                         file: "Labs/StaleResults/Exercise.swift", labModule: "StaleResults")
+        let found = ExercisePolicy.check(
+            source: "import Foundation\n@_silgen_name(\"__tsan_ignore_thread_begin\") func quiet()\n",
+            file: "Labs/StaleResults/Exercise.swift", labModule: "StaleResults")
         let first = try XCTUnwrap(found.first { $0.rule == "silgen-name" })
-        XCTAssertEqual(first.description, "Labs/StaleResults/Exercise.swift:2: @_silgen_name: " + ExercisePolicy.rule("silgen-name").why)
-        XCTAssertTrue(found.contains { $0.rule == "tsan-call" && $0.construct == "__tsan_ignore_thread_begin" } == false,
-                      "the name inside the attribute's string is text, not code")
+        XCTAssertEqual(
+            first.description,
+            "Labs/StaleResults/Exercise.swift:2: @_silgen_name: " + ExercisePolicy.rule("silgen-name").why)
+        XCTAssertTrue(
+            found.contains { $0.rule == "tsan-call" && $0.construct == "__tsan_ignore_thread_begin" } == false,
+            "the name inside the attribute's string is text, not code")
     }
 
     /// An attribute split from its `@` (spaces, a line break, a comment) is still that attribute.
     func testAnAttributeIsFoundHoweverItIsSpaced() {
-        for spelling in ["@ _silgen_name(\"f\") func f()", "@\n_silgen_name(\"f\") func f()", "@/* hi */_silgen_name(\"f\") func f()"] {
-            let found = ExercisePolicy.check(source: "import Foundation\n" + spelling + "\n", file: "E.swift", labModule: "ListAdder")
-            XCTAssertTrue(found.contains { $0.rule == "silgen-name" && $0.construct == "@_silgen_name" && $0.line == 2 }, "\(spelling): \(found)")
+        for spelling in [
+            "@ _silgen_name(\"f\") func f()", "@\n_silgen_name(\"f\") func f()", "@/* hi */_silgen_name(\"f\") func f()"
+        ] {
+            let found = ExercisePolicy.check(
+                source: "import Foundation\n" + spelling + "\n", file: "E.swift", labModule: "ListAdder")
+            XCTAssertTrue(
+                found.contains { $0.rule == "silgen-name" && $0.construct == "@_silgen_name" && $0.line == 2 },
+                "\(spelling): \(found)")
         }
     }
 
     /// An exercise exports its factory and nothing else: a public name could stand in for the
     /// harness's (a lab's own type, in the catalog that registers the exercise).
     func testOnlyTheFactoryIsPublic() {
-        let factory = "public func makeListAdderExercise(_ environment: ListAppEnvironment) -> ListAdderController { fatalError() }\n"
+        let factory =
+            "public func makeListAdderExercise(_ environment: ListAppEnvironment) -> ListAdderController { fatalError() }\n"
         XCTAssertEqual(ExercisePolicy.check(source: factory, file: "E.swift", labModule: "ListAdder"), [])
-        for exported in ["public let ListAdderLab = 1", "public enum StandIn {}", "open class Shadow {}", "public(set) var total = 0",
-                         "package func helper() {}", "public\nlet split = 1", "@MainActor public final class Hidden {}"] {
+        for exported in [
+            "public let ListAdderLab = 1", "public enum StandIn {}", "open class Shadow {}",
+            "public(set) var total = 0",
+            "package func helper() {}", "public\nlet split = 1", "@MainActor public final class Hidden {}"
+        ] {
             let found = ExercisePolicy.check(source: exported + "\n", file: "E.swift", labModule: "ListAdder")
             XCTAssertEqual(found.map(\.rule), ["exported-name"], exported)
         }
         // The words as names or labels are no export.
-        let ordinary = "enum Door { case open\n case closed }\nlet open = true\nfunc open() {}\nlet d = Door.open\nf(open: 1)\n"
+        let ordinary =
+            "enum Door { case open\n case closed }\nlet open = true\nfunc open() {}\nlet d = Door.open\nf(open: 1)\n"
         XCTAssertEqual(ExercisePolicy.check(source: ordinary, file: "E.swift", labModule: "ListAdder"), [])
     }
 
@@ -75,9 +95,11 @@ final class ExercisePolicyTests: XCTestCase {
     }
 
     func testImportsOfTheLabItselfAndTheToolchainArePermitted() {
-        let text = "import Foundation\nimport Dispatch\nimport Synchronization\nimport LabKit\nimport ListAdder\n@preconcurrency import Foundation\n"
+        let text =
+            "import Foundation\nimport Dispatch\nimport Synchronization\nimport LabKit\nimport ListAdder\n@preconcurrency import Foundation\n"
         XCTAssertEqual(ExercisePolicy.check(source: text, file: "E.swift", labModule: "ListAdder"), [])
-        let other = ExercisePolicy.check(source: "import StaleResults\nimport CRaceLabSupport\n", file: "E.swift", labModule: "ListAdder")
+        let other = ExercisePolicy.check(
+            source: "import StaleResults\nimport CRaceLabSupport\n", file: "E.swift", labModule: "ListAdder")
         XCTAssertEqual(other.map(\.construct), ["import StaleResults", "import CRaceLabSupport"])
     }
 
@@ -99,12 +121,15 @@ final class ExercisePolicyTests: XCTestCase {
         let labs = packageRoot.appendingPathComponent("Labs")
         var checked = 0
         for folder in try FileManager.default.contentsOfDirectory(atPath: labs.path).sorted() {
-            let files = (try? FileManager.default.contentsOfDirectory(atPath: labs.appendingPathComponent(folder).path)) ?? []
+            let files =
+                (try? FileManager.default.contentsOfDirectory(atPath: labs.appendingPathComponent(folder).path)) ?? []
             for file in files where file.hasSuffix(".swift") && file != "Scenario.swift" {
-                var text = try String(contentsOf: labs.appendingPathComponent(folder).appendingPathComponent(file), encoding: .utf8)
+                var text = try String(
+                    contentsOf: labs.appendingPathComponent(folder).appendingPathComponent(file), encoding: .utf8)
                 // A reference fix as an exercise: without the extension that registers it
                 // (scripts/solve-kit.sh drops it the same way).
-                text = text.replacingOccurrences(of: #"(?ms)^extension [A-Za-z]*Lab \{$.*?^\}$"#, with: "", options: .regularExpression)
+                text = text.replacingOccurrences(
+                    of: #"(?ms)^extension [A-Za-z]*Lab \{$.*?^\}$"#, with: "", options: .regularExpression)
                 XCTAssertEqual(ExercisePolicy.check(source: text, file: "\(folder)/\(file)", labModule: folder), [])
                 checked += 1
             }
@@ -118,21 +143,29 @@ final class ExercisePolicyTests: XCTestCase {
         for rule in ExercisePolicy.rules {
             XCTAssertTrue(doc.contains("`\(rule.id)`"), "docs/exercise-policy.md does not list \(rule.id)")
         }
-        XCTAssertTrue(doc.contains(ExercisePolicy.markdownTable), "docs/exercise-policy.md holds `racelab policy --markdown` as it is now")
+        XCTAssertTrue(
+            doc.contains(ExercisePolicy.markdownTable),
+            "docs/exercise-policy.md holds `racelab policy --markdown` as it is now")
     }
 
     // MARK: Compiled code
 
     func testCFunctionAllowListAndCompilerSections() {
-        for allowed in ["swift_retain", "__tsan_read8", "__tsan_func_entry", "pthread_mutex_lock", "dispatch_async_f", "usleep", "memcpy",
-                        "sqrt", "sem_wait"] {
+        for allowed in [
+            "swift_retain", "__tsan_read8", "__tsan_func_entry", "pthread_mutex_lock", "dispatch_async_f", "usleep",
+            "memcpy",
+            "sqrt", "sem_wait"
+        ] {
             XCTAssertTrue(ExercisePolicy.isAllowedC(allowed), allowed)
         }
-        for refused in ["write", "dup2", "close", "setenv", "dlsym", "fork", "posix_spawn", "kill", "exit", "_exit", "abort",
-                        "__tsan_acquire", "__tsan_release", "AnnotateIgnoreReadsBegin", "__sanitizer_set_report_path", "rl_checkpoint_release",
-                        "mount", "syscall", "signal", "sigaction", "open", "fopen", "getenv",
-                        // Allowed only from where the compiler puts them (a deinit; SwiftShims' gettid).
-                        "__tsan_ignore_thread_begin", "__tsan_ignore_thread_end", "swift_getKeyPath"] {
+        for refused in [
+            "write", "dup2", "close", "setenv", "dlsym", "fork", "posix_spawn", "kill", "exit", "_exit", "abort",
+            "__tsan_acquire", "__tsan_release", "AnnotateIgnoreReadsBegin", "__sanitizer_set_report_path",
+            "rl_checkpoint_release",
+            "mount", "syscall", "signal", "sigaction", "open", "fopen", "getenv",
+            // Allowed only from where the compiler puts them (a deinit; SwiftShims' gettid).
+            "__tsan_ignore_thread_begin", "__tsan_ignore_thread_end", "swift_getKeyPath"
+        ] {
             XCTAssertFalse(ExercisePolicy.isAllowedC(refused), refused)
         }
         XCTAssertTrue(ExercisePolicy.isCompilerSection(".text.$s9ListAdder0aB8ExerciseC3addyySiF"))
@@ -147,31 +180,71 @@ final class ExercisePolicyTests: XCTestCase {
     /// spelled.
     func testCompiledAttacksAreRefused() throws {
         let cases: [(String, String, String)] = [
-            ("foreign-definition", "@_cdecl(\"__tsan_default_options\") public func options() -> UnsafePointer<CChar>? { nil }", "__tsan_default_options"),
-            ("load-time-code", "@_section(\".init_array\") @_used let early: @convention(c) () -> Void = { print(\"before main\") }", ".init_array"),
+            (
+                "foreign-definition",
+                "@_cdecl(\"__tsan_default_options\") public func options() -> UnsafePointer<CChar>? { nil }",
+                "__tsan_default_options"
+            ),
+            (
+                "load-time-code",
+                "@_section(\".init_array\") @_used let early: @convention(c) () -> Void = { print(\"before main\") }",
+                ".init_array"
+            ),
             ("custom-section", "@_section(\"racelab_hook\") @_used let marker: Int = 1", "racelab_hook"),
             ("c-call", "import Foundation\npublic func leak() { _ = dup2(1, 3) }", "dup2"),
-            ("c-call", "import Foundation\n@_silgen_name(\"AnnotateIgnoreReadsBegin\") func ignore(_ f: UnsafePointer<CChar>?, _ l: Int32)\npublic func quiet() { ignore(nil, 0) }", "AnnotateIgnoreReadsBegin"),
-            ("c-call", "@_silgen_name(\"syscall\") func sys(_ number: Int) -> Int\npublic func raw() { _ = sys(39) }", "syscall"),
+            (
+                "c-call",
+                "import Foundation\n@_silgen_name(\"AnnotateIgnoreReadsBegin\") func ignore(_ f: UnsafePointer<CChar>?, _ l: Int32)\npublic func quiet() { ignore(nil, 0) }",
+                "AnnotateIgnoreReadsBegin"
+            ),
+            (
+                "c-call",
+                "@_silgen_name(\"syscall\") func sys(_ number: Int) -> Int\npublic func raw() { _ = sys(39) }",
+                "syscall"
+            ),
             // TSan's ignore calls anywhere but in a deinit (where the compiler puts them) hide a race.
-            ("c-call", "@_silgen_name(\"__tsan_ignore_thread_begin\") func quiet()\npublic func hide() { quiet() }", "__tsan_ignore_thread_begin"),
-            ("forbidden-api", "import Foundation\npublic func spawn() { let p = Process(); p.arguments = [] }", "Foundation.Process"),
-            ("forbidden-api", "import Foundation\npublic func note() { FileHandle.standardError.write(Data()) }", "Foundation.FileHandle"),
+            (
+                "c-call", "@_silgen_name(\"__tsan_ignore_thread_begin\") func quiet()\npublic func hide() { quiet() }",
+                "__tsan_ignore_thread_begin"
+            ),
+            (
+                "forbidden-api", "import Foundation\npublic func spawn() { let p = Process(); p.arguments = [] }",
+                "Foundation.Process"
+            ),
+            (
+                "forbidden-api", "import Foundation\npublic func note() { FileHandle.standardError.write(Data()) }",
+                "Foundation.FileHandle"
+            ),
             // Not on the allowed list: files through value types, reflection, the command line.
-            ("forbidden-api", "import Foundation\npublic func read() -> Int { (try? String(contentsOfFile: \"/proc/self/auxv\", encoding: .utf8))?.count ?? 0 }", "contentsOfFile"),
-            ("forbidden-api", "import Foundation\npublic func peek(_ x: Any) -> Int { Mirror(reflecting: x).children.count }", "Swift.Mirror"),
+            (
+                "forbidden-api",
+                "import Foundation\npublic func read() -> Int { (try? String(contentsOfFile: \"/proc/self/auxv\", encoding: .utf8))?.count ?? 0 }",
+                "contentsOfFile"
+            ),
+            (
+                "forbidden-api",
+                "import Foundation\npublic func peek(_ x: Any) -> Int { Mirror(reflecting: x).children.count }",
+                "Swift.Mirror"
+            ),
             ("forbidden-api", "public func args() -> Int { CommandLine.arguments.count }", "Swift.CommandLine"),
-            ("forbidden-api", "import Foundation\npublic func pid() -> Int32 { ProcessInfo.processInfo.processIdentifier }", "ProcessInfo"),
+            (
+                "forbidden-api",
+                "import Foundation\npublic func pid() -> Int32 { ProcessInfo.processInfo.processIdentifier }",
+                "ProcessInfo"
+            ),
             ("forbidden-api", "import Foundation\npublic func log() { NSLog(\"x\") }", "Foundation.NSLog"),
-            ("c-call", "import Foundation\npublic func harm() { _ = kill(getppid(), 9) }", "kill"),
+            ("c-call", "import Foundation\npublic func harm() { _ = kill(getppid(), 9) }", "kill")
         ]
         for (rule, source, expected) in cases {
             let object = try compile(source)
             let found = ExercisePolicy.check(object: object, file: "E.o", module: "ListAdderExercises")
-            XCTAssertTrue(found.contains { $0.rule == rule && $0.construct.contains(expected) }, "\(rule) / \(expected): \(found)")
+            XCTAssertTrue(
+                found.contains { $0.rule == rule && $0.construct.contains(expected) }, "\(rule) / \(expected): \(found)"
+            )
         }
         // An honest snippet with a lock, a queue, an atomic and a Mutex passes.
-        let honest = try compile("""
+        let honest = try compile(
+            """
             import Foundation
             import Synchronization
             public final class Counter: @unchecked Sendable {
@@ -214,27 +287,39 @@ final class ExercisePolicyTests: XCTestCase {
 
     /// A finding in the compiled code is shown at the source line that names what it refers to.
     func testACompiledFindingIsPlacedAtTheLineThatNamesIt() {
-        let sources = [(file: "Labs/ListAdder/Exercise.swift", code: "import Foundation\nlet a = 1\nlet d = try? Data(contentsOf: u)\n_ = kill(1, 9)\n")]
+        let sources = [
+            (
+                file: "Labs/ListAdder/Exercise.swift",
+                code: "import Foundation\nlet a = 1\nlet d = try? Data(contentsOf: u)\n_ = kill(1, 9)\n"
+            )
+        ]
         func finding(_ construct: String) -> PolicyViolation {
-            PolicyViolation(rule: "forbidden-api", file: "ListAdderExercises/Exercise.swift.o", line: nil, construct: construct, why: "w")
+            PolicyViolation(
+                rule: "forbidden-api", file: "ListAdderExercises/Exercise.swift.o", line: nil, construct: construct,
+                why: "w")
         }
         let files = ExerciseChecks.locate(finding("contentsOf (reads or writes files)"), in: sources)
         XCTAssertEqual(files.description, "Labs/ListAdder/Exercise.swift:3: contentsOf (reads or writes files): w")
         XCTAssertEqual(ExerciseChecks.locate(finding("a call to kill"), in: sources).line, 4)
         XCTAssertEqual(ExerciseChecks.locate(finding("Foundation.Data.init(contentsOf:) (files)"), in: sources).line, 3)
-        XCTAssertEqual(ExerciseChecks.locate(finding("a call to dup2"), in: sources), finding("a call to dup2"), "not named in the source: left as found")
+        XCTAssertEqual(
+            ExerciseChecks.locate(finding("a call to dup2"), in: sources), finding("a call to dup2"),
+            "not named in the source: left as found")
     }
 
     func compile(_ source: String) throws -> ObjectFile {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-policy-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "racelab-policy-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("Exercise.swift")
         try Data(source.utf8).write(to: file)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swiftc", "-c", "-sanitize=thread", "-Onone", "-parse-as-library", "-module-name", "ListAdderExercises",
-                             "-swift-version", "5", file.path, "-o", folder.appendingPathComponent("Exercise.o").path]
+        process.arguments = [
+            "swiftc", "-c", "-sanitize=thread", "-Onone", "-parse-as-library", "-module-name", "ListAdderExercises",
+            "-swift-version", "5", file.path, "-o", folder.appendingPathComponent("Exercise.o").path
+        ]
         let errors = Pipe()
         process.standardError = errors
         try process.run()

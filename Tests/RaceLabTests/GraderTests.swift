@@ -1,18 +1,21 @@
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import Foundation
+import XCTest
+
 @_spi(LabAuthoring) @testable import LabKit
 @testable import RaceLabGrading
 @testable import RaceLabHarness
 @testable import RaceLabReports
 @testable import TSanReports
-import XCTest
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 /// A lab that only exists for these tests: its folder is this file's folder.
 enum TinyLab: LabScenario {
-    static let info = LabInfo(id: "tiny", title: "A tiny lab", source: "tests", bug: "the counter is read while it is written",
-                              invariants: ["the count is right"], expectedDetectors: [.tsan, .invariant])
+    static let info = LabInfo(
+        id: "tiny", title: "A tiny lab", source: "tests", bug: "the counter is read while it is written",
+        invariants: ["the count is right"], expectedDetectors: [.tsan, .invariant])
     static var variants: [LabVariant<Void, Int>] { [LabVariant(.broken) { _ in 0 }] }
     static func play(_ variant: LabVariant<Void, Int>, in run: ScenarioRun) {}
 }
@@ -20,14 +23,18 @@ enum TinyLab: LabScenario {
 final class GraderTests: XCTestCase {
     let lab = PlayableLab(TinyLab.self, exercise: { _ in 1 }).lab
     var folder: String { lab.info.folder.path }
-    var grader: Grader { Grader(executable: URL(fileURLWithPath: "/bin/false"), seed: 40, root: lab.info.folder.deletingLastPathComponent()) }
+    var grader: Grader {
+        Grader(
+            executable: URL(fileURLWithPath: "/bin/false"), seed: 40, root: lab.info.folder.deletingLastPathComponent())
+    }
 
     // MARK: Calibration
 
     func calibration(_ runs: [Int], detected: [Bool]? = nil) -> StressCalibration {
-        StressCalibration(lab: "tiny", variant: "broken", sourceDigest: nil, seed: 1, iterationCap: 2000, iterationsRun: runs,
-                          detected: detected ?? runs.map { _ in true }, harnessErrors: 0, scriptedRuns: 10, scriptedCaught: 10,
-                          measuredAt: "now")
+        StressCalibration(
+            lab: "tiny", variant: "broken", sourceDigest: nil, seed: 1, iterationCap: 2000, iterationsRun: runs,
+            detected: detected ?? runs.map { _ in true }, harnessErrors: 0, scriptedRuns: 10, scriptedCaught: 10,
+            measuredAt: "now")
     }
 
     func testGeometricEstimateAndItsLowerBound() {
@@ -79,23 +86,36 @@ final class GraderTests: XCTestCase {
     // MARK: Judging runs
 
     func frame(_ file: String, _ line: Int, _ function: String) -> TSanReport.Frame {
-        TSanReport.Frame(function: function, demangled: function, file: file, line: line, column: nil, module: "racelab")
+        TSanReport.Frame(
+            function: function, demangled: function, file: file, line: line, column: nil, module: "racelab")
     }
 
     func racyRun(seed: UInt64) -> RunVerdict {
         let report = TSanReport(
-            kind: .swiftAccessRace, title: "Swift access race", accesses: [
-                TSanReport.Access(description: "Modifying access of Swift variable", isWrite: true, isPrevious: false, size: 8,
-                                  thread: "main thread", frames: [frame(folder + "/Exercise.swift", 0, "TinyExercise.reset()")]),
-                TSanReport.Access(description: "Previous read of size 8", isWrite: false, isPrevious: true, size: 8,
-                                  thread: "thread T2", frames: [frame("/x/Sources/LabKit/Checkpoint.swift", 9, "hit"),
-                                                                frame(folder + "/Exercise.swift", 39, "closure #1 in TinyExercise.count()")]),
+            kind: .swiftAccessRace, title: "Swift access race",
+            accesses: [
+                TSanReport.Access(
+                    description: "Modifying access of Swift variable", isWrite: true, isPrevious: false, size: 8,
+                    thread: "main thread", frames: [frame(folder + "/Exercise.swift", 0, "TinyExercise.reset()")]),
+                TSanReport.Access(
+                    description: "Previous read of size 8", isWrite: false, isPrevious: true, size: 8,
+                    thread: "thread T2",
+                    frames: [
+                        frame("/x/Sources/LabKit/Checkpoint.swift", 9, "hit"),
+                        frame(folder + "/Exercise.swift", 39, "closure #1 in TinyExercise.count()")
+                    ])
             ], location: nil, locationFrames: [], threads: [], lockCycle: nil, summary: nil, truncated: false, text: "")
         return RunVerdict(
-            lab: "tiny", variant: "exercise", kind: .exercise, mode: .scripted, seed: seed, iterationsRequested: 3, iterationsRun: 1,
-            detections: [Detection(detector: .tsan, iteration: 1, seconds: 0.1, summary: ReportSummary.oneLine(report)),
-                         Detection(detector: .invariant, iteration: 1, seconds: nil, summary: "count is 3, not 4")],
-            reports: [report], failures: [InvariantFailure(iteration: 1, message: "count is 3, not 4", file: folder + "/Scenario.swift", line: 20)],
+            lab: "tiny", variant: "exercise", kind: .exercise, mode: .scripted, seed: seed, iterationsRequested: 3,
+            iterationsRun: 1,
+            detections: [
+                Detection(detector: .tsan, iteration: 1, seconds: 0.1, summary: ReportSummary.oneLine(report)),
+                Detection(detector: .invariant, iteration: 1, seconds: nil, summary: "count is 3, not 4")
+            ],
+            reports: [report],
+            failures: [
+                InvariantFailure(iteration: 1, message: "count is 3, not 4", file: folder + "/Scenario.swift", line: 20)
+            ],
             hangPositions: [], harnessError: nil, notes: [], metrics: [:], elapsedSeconds: 0.5,
             reproduce: "racelab run tiny --variant exercise --mode scripted --iterations 3 --seed \(seed)", trace: nil)
     }
@@ -107,7 +127,9 @@ final class GraderTests: XCTestCase {
         let report = try XCTUnwrap(TSanReportParser.parse(try Fixture.text("mutex-invalid.log")).first)
         XCTAssertEqual(report.accesses, [], "the premise: this kind has no accesses")
         var run = cleanRun(seed: 7, mode: .scripted)
-        run.detections = [Detection(detector: .tsan, iteration: 1, seconds: 0.1, summary: ReportSummary.oneLine(report))]
+        run.detections = [
+            Detection(detector: .tsan, iteration: 1, seconds: 0.1, summary: ReportSummary.oneLine(report))
+        ]
         run.reports = [report]
         let outcome = VariantOutcome(lab: "tiny", variant: "exercise", kind: .exercise, mode: .scripted, runs: [run])
         let lines = grader.pass(outcome, lab: lab, runs: 1, iterations: 3, points: 5).problems[0].lines
@@ -118,31 +140,38 @@ final class GraderTests: XCTestCase {
     }
 
     func cleanRun(seed: UInt64, mode: RunMode) -> RunVerdict {
-        RunVerdict(lab: "tiny", variant: "exercise", kind: .exercise, mode: mode, seed: seed, iterationsRequested: 3, iterationsRun: 3,
-                   detections: [], reports: [], failures: [], hangPositions: [], harnessError: nil, notes: [], metrics: [:],
-                   elapsedSeconds: 0.5, reproduce: "r", trace: nil)
+        RunVerdict(
+            lab: "tiny", variant: "exercise", kind: .exercise, mode: mode, seed: seed, iterationsRequested: 3,
+            iterationsRun: 3,
+            detections: [], reports: [], failures: [], hangPositions: [], harnessError: nil, notes: [], metrics: [:],
+            elapsedSeconds: 0.5, reproduce: "r", trace: nil)
     }
 
     func testAFailingPassNamesTheDetectorTheStudentsLinesTheSeedAndTheCommand() {
-        let outcome = VariantOutcome(lab: "tiny", variant: "exercise", kind: .exercise, mode: .scripted,
-                                     runs: [racyRun(seed: 40), cleanRun(seed: 41, mode: .scripted), racyRun(seed: 42)])
+        let outcome = VariantOutcome(
+            lab: "tiny", variant: "exercise", kind: .exercise, mode: .scripted,
+            runs: [racyRun(seed: 40), cleanRun(seed: 41, mode: .scripted), racyRun(seed: 42)])
         let pass = grader.pass(outcome, lab: lab, runs: 3, iterations: 3, points: 5)
         XCTAssertEqual(pass.status, .failed)
         XCTAssertEqual(pass.score, 0)
         XCTAssertEqual(pass.summary, "a bug was caught in 2 of 3 runs")
         XCTAssertEqual(pass.problems.map(\.seed), [40, 42])
         let lines = pass.problems[0].lines
-        XCTAssertEqual(lines, [
-            "ThreadSanitizer found a Swift access race:",
-            "  your code in Exercise.swift: main thread write in TinyExercise.reset()",
-            "  your line Exercise.swift:39: thread T2 read in closure #1 in TinyExercise.count()",
-            "a lab check failed: count is 3, not 4 (checked at Scenario.swift:20)",
-        ])
-        XCTAssertEqual(pass.problems[0].reproduce, "racelab run tiny --variant exercise --mode scripted --iterations 3 --seed 40")
+        XCTAssertEqual(
+            lines,
+            [
+                "ThreadSanitizer found a Swift access race:",
+                "  your code in Exercise.swift: main thread write in TinyExercise.reset()",
+                "  your line Exercise.swift:39: thread T2 read in closure #1 in TinyExercise.count()",
+                "a lab check failed: count is 3, not 4 (checked at Scenario.swift:20)"
+            ])
+        XCTAssertEqual(
+            pass.problems[0].reproduce, "racelab run tiny --variant exercise --mode scripted --iterations 3 --seed 40")
         XCTAssertEqual(pass.problems[1].lines.count, 1, "later failures: one line each")
 
-        let stress = VariantOutcome(lab: "tiny", variant: "exercise", kind: .exercise, mode: .stress,
-                                    runs: [cleanRun(seed: 1040, mode: .stress), cleanRun(seed: 1041, mode: .stress)])
+        let stress = VariantOutcome(
+            lab: "tiny", variant: "exercise", kind: .exercise, mode: .stress,
+            runs: [cleanRun(seed: 1040, mode: .stress), cleanRun(seed: 1041, mode: .stress)])
         let passes = [pass, grader.pass(stress, lab: lab, runs: 3, iterations: 200, points: 5)]
         let plan = StressPlan.make(lab, calibration: nil, policy: GradingPolicy())
         // One verdict per lab: the clean stress pass earns nothing while the scripted pass caught the bug.
@@ -151,13 +180,20 @@ final class GraderTests: XCTestCase {
         XCTAssertEqual(grade.score, 0)
         XCTAssertEqual(grade.passes.map(\.score), [0, 0])
         // The headline names the check that failed; the lab's stock bug comes after it.
-        XCTAssertTrue(grade.message.hasPrefix("tiny: 0/10, not fixed yet: a lab check failed: count is 3, not 4 (seen in the scripted pass of "), grade.message)
-        XCTAssertTrue(grade.message.contains("The lab's bug, for reference: the counter is read while it is written."), grade.message)
-        XCTAssertTrue(grade.message.contains("lab tiny, variant exercise, seed 40; reproduce: racelab run tiny"), grade.message)
+        XCTAssertTrue(
+            grade.message.hasPrefix(
+                "tiny: 0/10, not fixed yet: a lab check failed: count is 3, not 4 (seen in the scripted pass of "),
+            grade.message)
+        XCTAssertTrue(
+            grade.message.contains("The lab's bug, for reference: the counter is read while it is written."),
+            grade.message)
+        XCTAssertTrue(
+            grade.message.contains("lab tiny, variant exercise, seed 40; reproduce: racelab run tiny"), grade.message)
         // Partial credit only when the instructor asks for it, and then the report says so.
         var policy = GradingPolicy()
         policy.partialCredit = true
-        let partial = Grader(executable: URL(fileURLWithPath: "/bin/false"), policy: policy, seed: 40).labGrade(lab, variant: lab.variants[1], passes: passes, stress: plan)
+        let partial = Grader(executable: URL(fileURLWithPath: "/bin/false"), policy: policy, seed: 40).labGrade(
+            lab, variant: lab.variants[1], passes: passes, stress: plan)
         XCTAssertEqual(partial.status, .partial)
         XCTAssertEqual(partial.score, 5)
         XCTAssertTrue(partial.message.contains("Partial credit (an instructor's choice)"), partial.message)
@@ -168,7 +204,8 @@ final class GraderTests: XCTestCase {
         var run = racyRun(seed: 3)
         run.failures = []
         run.detections = run.detections.filter { $0.detector == .tsan }
-        XCTAssertEqual(grader.headline(run, lab: lab), "ThreadSanitizer saw a Swift access race at your line Exercise.swift:39")
+        XCTAssertEqual(
+            grader.headline(run, lab: lab), "ThreadSanitizer saw a Swift access race at your line Exercise.swift:39")
     }
 
     /// atos (Apple's TSan) names files by base name: an exercise's is still the student's.
@@ -176,7 +213,8 @@ final class GraderTests: XCTestCase {
         XCTAssertTrue(grader.isExercise("Exercise.swift", lab: lab))
         XCTAssertTrue(grader.isExercise(lab.info.folder.appendingPathComponent("ExerciseHelpers.swift").path, lab: lab))
         XCTAssertFalse(grader.isExercise("Scenario.swift", lab: lab))
-        XCTAssertFalse(grader.isExercise("/elsewhere/Exercise.swift", lab: lab), "a full path elsewhere is not this lab's")
+        XCTAssertFalse(
+            grader.isExercise("/elsewhere/Exercise.swift", lab: lab), "a full path elsewhere is not this lab's")
     }
 
     func testAForgedResultIsTamperingAndScoresNothing() {
@@ -186,9 +224,13 @@ final class GraderTests: XCTestCase {
         let pass = grader.pass(outcome, lab: lab, runs: 3, iterations: 3, points: 5)
         XCTAssertEqual(pass.status, .forged)
         XCTAssertEqual(pass.problems.first?.detectors, ["forged"])
-        let clean = grader.pass(VariantOutcome(lab: "tiny", variant: "exercise", kind: .exercise, mode: .stress,
-                                               runs: [cleanRun(seed: 8, mode: .stress)]), lab: lab, runs: 1, iterations: 200, points: 5)
-        let grade = grader.labGrade(lab, variant: lab.variants[1], passes: [pass, clean], stress: StressPlan.make(lab, calibration: nil, policy: GradingPolicy()))
+        let clean = grader.pass(
+            VariantOutcome(
+                lab: "tiny", variant: "exercise", kind: .exercise, mode: .stress,
+                runs: [cleanRun(seed: 8, mode: .stress)]), lab: lab, runs: 1, iterations: 200, points: 5)
+        let grade = grader.labGrade(
+            lab, variant: lab.variants[1], passes: [pass, clean],
+            stress: StressPlan.make(lab, calibration: nil, policy: GradingPolicy()))
         XCTAssertEqual(grade.status, .tampered)
         XCTAssertEqual(grade.score, 0, "a forged run: the lab scores nothing, clean stress pass or not")
     }
@@ -199,8 +241,9 @@ final class GraderTests: XCTestCase {
         var killed = cleanRun(seed: 7, mode: .scripted)
         killed.detections = [Detection(detector: .crash, iteration: 1, seconds: 1, summary: "died on SIGKILL")]
         killed.interference = "the child was killed by a SIGKILL the harness did not send"
-        let pass = grader.pass(VariantOutcome(lab: "tiny", variant: "exercise", kind: .exercise, mode: .scripted, runs: [killed]),
-                               lab: lab, runs: 1, iterations: 3, points: 5)
+        let pass = grader.pass(
+            VariantOutcome(lab: "tiny", variant: "exercise", kind: .exercise, mode: .scripted, runs: [killed]),
+            lab: lab, runs: 1, iterations: 3, points: 5)
         XCTAssertEqual(pass.status, .failed)
         XCTAssertNotNil(pass.interference)
         XCTAssertTrue(pass.problems.first?.lines.contains { $0.contains("graded again") } == true, "\(pass.problems)")
@@ -211,9 +254,15 @@ final class GraderTests: XCTestCase {
         let key = memo.key(lab: "tiny", files: [("Labs/Tiny/Exercise.swift", Data("x".utf8))])
         memo.remember(disturbed, for: key)
         XCTAssertNil(memo.grade(for: key), "a disturbed grade is worked out afresh")
-        let calm = grader.labGrade(lab, variant: lab.variants[1], passes: [grader.pass(
-            VariantOutcome(lab: "tiny", variant: "exercise", kind: .exercise, mode: .scripted, runs: [cleanRun(seed: 8, mode: .scripted)]),
-            lab: lab, runs: 1, iterations: 3, points: 5)], stress: plan)
+        let calm = grader.labGrade(
+            lab, variant: lab.variants[1],
+            passes: [
+                grader.pass(
+                    VariantOutcome(
+                        lab: "tiny", variant: "exercise", kind: .exercise, mode: .scripted,
+                        runs: [cleanRun(seed: 8, mode: .scripted)]),
+                    lab: lab, runs: 1, iterations: 3, points: 5)
+            ], stress: plan)
         memo.remember(calm, for: key)
         XCTAssertEqual(memo.grade(for: key), calm)
     }
@@ -221,8 +270,9 @@ final class GraderTests: XCTestCase {
     func testAHarnessThatCannotStartChildrenIsAHarnessFailure() {
         var broken = cleanRun(seed: 7, mode: .scripted)
         broken.harnessError = "could not start the child process: no such file"
-        let pass = grader.pass(VariantOutcome(lab: "tiny", variant: "exercise", kind: .exercise, mode: .scripted, runs: [broken]),
-                               lab: lab, runs: 1, iterations: 3, points: 5)
+        let pass = grader.pass(
+            VariantOutcome(lab: "tiny", variant: "exercise", kind: .exercise, mode: .scripted, runs: [broken]),
+            lab: lab, runs: 1, iterations: 3, points: 5)
         XCTAssertEqual(pass.status, .error)
         XCTAssertNotNil(pass.harnessFailure)
     }
@@ -230,15 +280,19 @@ final class GraderTests: XCTestCase {
     /// A pass left out because an earlier one caught the bug: skipped, scoring nothing, and the
     /// lab's message names only the pass that failed.
     func testASkippedPassScoresNothingAndIsNotBlamed() {
-        let failing = grader.pass(VariantOutcome(lab: "tiny", variant: "exercise", kind: .exercise, mode: .scripted,
-                                                 runs: [racyRun(seed: 40)]), lab: lab, runs: 3, iterations: 3, points: 4)
-        let skipped = grader.pass(VariantOutcome(lab: "tiny", variant: "exercise", kind: .exercise, mode: .stress, runs: []),
-                                  lab: lab, runs: 2, iterations: 200, points: 3)
+        let failing = grader.pass(
+            VariantOutcome(
+                lab: "tiny", variant: "exercise", kind: .exercise, mode: .scripted,
+                runs: [racyRun(seed: 40)]), lab: lab, runs: 3, iterations: 3, points: 4)
+        let skipped = grader.pass(
+            VariantOutcome(lab: "tiny", variant: "exercise", kind: .exercise, mode: .stress, runs: []),
+            lab: lab, runs: 2, iterations: 200, points: 3)
         XCTAssertEqual(skipped.status, .skipped)
         XCTAssertEqual(skipped.score, 0)
         XCTAssertEqual(skipped.size, "2 runs x 200 iterations", "the planned size, though none ran")
-        let grade = grader.labGrade(lab, variant: lab.variants[1], passes: [failing, skipped],
-                                    stress: StressPlan.make(lab, calibration: nil, policy: GradingPolicy()))
+        let grade = grader.labGrade(
+            lab, variant: lab.variants[1], passes: [failing, skipped],
+            stress: StressPlan.make(lab, calibration: nil, policy: GradingPolicy()))
         XCTAssertEqual(grade.status, .failed)
         XCTAssertTrue(grade.message.contains("(seen in the scripted pass of"), grade.message)
     }
@@ -246,7 +300,8 @@ final class GraderTests: XCTestCase {
     /// LabRunner's stop groups: once a group's run catches a bug, its runs not yet started are
     /// left out; other groups run in full. Scripted runs go before stress ones.
     func testStopGroupsLeaveOutTheRunsOfACaughtLab() throws {
-        let child = URL(fileURLWithPath: "/nonexistent/racelab-child")  // every run: a harness error (cannot start), never a catch
+        // every run: a harness error (cannot start), never a catch
+        let child = URL(fileURLWithPath: "/nonexistent/racelab-child")
         let lab = self.lab
         let rows = [RunMode.scripted, .stress].map { mode in
             var settings = RunSettings(executable: child, runs: 2, seed: 1)
@@ -261,18 +316,26 @@ final class GraderTests: XCTestCase {
 
     func sampleReport() -> GradeReport {
         let plan = StressPlan.make(lab, calibration: calibration([1, 3, 2, 5]), policy: GradingPolicy())
-        let failing = grader.pass(VariantOutcome(lab: "tiny", variant: "exercise", kind: .exercise, mode: .scripted,
-                                                 runs: [racyRun(seed: 40)]), lab: lab, runs: 1, iterations: 3, points: 5)
-        let passing = grader.pass(VariantOutcome(lab: "tiny", variant: "exercise", kind: .exercise, mode: .stress,
-                                                 runs: [cleanRun(seed: 1040, mode: .stress)]), lab: lab, runs: 1, iterations: 200, points: 5)
+        let failing = grader.pass(
+            VariantOutcome(
+                lab: "tiny", variant: "exercise", kind: .exercise, mode: .scripted,
+                runs: [racyRun(seed: 40)]), lab: lab, runs: 1, iterations: 3, points: 5)
+        let passing = grader.pass(
+            VariantOutcome(
+                lab: "tiny", variant: "exercise", kind: .exercise, mode: .stress,
+                runs: [cleanRun(seed: 1040, mode: .stress)]), lab: lab, runs: 1, iterations: 200, points: 5)
         let partial = grader.labGrade(lab, variant: lab.variants[1], passes: [failing, passing], stress: plan)
-        let scriptedPassing = grader.pass(VariantOutcome(lab: "tiny", variant: "exercise", kind: .exercise, mode: .scripted,
-                                                         runs: [cleanRun(seed: 40, mode: .scripted)]), lab: lab, runs: 1, iterations: 3, points: 5)
+        let scriptedPassing = grader.pass(
+            VariantOutcome(
+                lab: "tiny", variant: "exercise", kind: .exercise, mode: .scripted,
+                runs: [cleanRun(seed: 40, mode: .scripted)]), lab: lab, runs: 1, iterations: 3, points: 5)
         var full = grader.labGrade(lab, variant: lab.variants[1], passes: [scriptedPassing, passing], stress: plan)
         full.lab = "tiny-two"
-        let integrity = GradeIntegrity(status: .verified, manifestDigest: "abc", findings: [], message: "only exercise files differ <&>")
-        return GradeReport(command: "racelab grade", student: "ada", seed: 40, policy: GradingPolicy(), integrity: integrity,
-                           labs: [partial, full], elapsedSeconds: 12.3456)
+        let integrity = GradeIntegrity(
+            status: .verified, manifestDigest: "abc", findings: [], message: "only exercise files differ <&>")
+        return GradeReport(
+            command: "racelab grade", student: "ada", seed: 40, policy: GradingPolicy(), integrity: integrity,
+            labs: [partial, full], elapsedSeconds: 12.3456)
     }
 
     func testJSONRoundTrips() throws {
@@ -298,15 +361,18 @@ final class GraderTests: XCTestCase {
         XCTAssertTrue(output.contains("your line Exercise.swift:39"), output)
         XCTAssertTrue(output.contains("--seed 40"), output)
         XCTAssertTrue(output.contains("stress pass (1 run x 200 iterations): passed"), output)
-        XCTAssertTrue((tests[1]["output"] as? String)?.contains("Chance that an unfixed exercise passes: at most") == true)
+        XCTAssertTrue(
+            (tests[1]["output"] as? String)?.contains("Chance that an unfixed exercise passes: at most") == true)
     }
 
     func testJUnitFollowsSurefire() throws {
         let xml = GradeFormat.junit.render(sampleReport())
         final class Collector: NSObject, XMLParserDelegate {
             var elements: [(String, [String: String])] = []
-            func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                        attributes: [String: String] = [:]) { elements.append((name, attributes)) }
+            func parser(
+                _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+                attributes: [String: String] = [:]
+            ) { elements.append((name, attributes)) }
         }
         let collector = Collector()
         let parser = XMLParser(data: Data(xml.utf8))
@@ -323,7 +389,8 @@ final class GraderTests: XCTestCase {
         let cases = collector.elements.filter { $0.0 == "testcase" }
         XCTAssertEqual(cases.map { $0.1["classname"] }, ["racelab.tiny", "racelab.tiny-two"])
         XCTAssertEqual(cases.map { $0.1["name"] }, ["tiny", "tiny-two"])
-        XCTAssertTrue(cases.allSatisfy { $0.1["time"]?.range(of: #"^\d+\.\d{3}$"#, options: .regularExpression) != nil })
+        XCTAssertTrue(
+            cases.allSatisfy { $0.1["time"]?.range(of: #"^\d+\.\d{3}$"#, options: .regularExpression) != nil })
         let failure = try XCTUnwrap(collector.elements.first { $0.0 == "failure" })
         XCTAssertEqual(failure.1["type"], "racelab.detected")
         XCTAssertTrue(failure.1["message"]?.hasPrefix("tiny: 0/10, not fixed yet: a lab check failed") == true)
@@ -331,7 +398,9 @@ final class GraderTests: XCTestCase {
         XCTAssertEqual(properties(collector)["integrity.message"], "only exercise files differ <&>")
         XCTAssertEqual(properties(collector)["tiny.stress.iterations"], "4 x 100")
         func properties(_ collector: Collector) -> [String: String] {
-            Dictionary(collector.elements.filter { $0.0 == "property" }.map { ($0.1["name"]!, $0.1["value"]!) }, uniquingKeysWith: { a, _ in a })
+            Dictionary(
+                collector.elements.filter { $0.0 == "property" }.map { ($0.1["name"]!, $0.1["value"]!) },
+                uniquingKeysWith: { a, _ in a })
         }
     }
 
@@ -344,15 +413,18 @@ final class GraderTests: XCTestCase {
     }
 
     func testANotGradedLabScoresZeroWithItsReason() {
-        let grade = grader.notGraded(lab, variant: lab.variants[1], stress: StressPlan.make(lab, calibration: nil, policy: GradingPolicy()),
-                                     status: .tampered, reason: "Sources/X.swift changed")
+        let grade = grader.notGraded(
+            lab, variant: lab.variants[1], stress: StressPlan.make(lab, calibration: nil, policy: GradingPolicy()),
+            status: .tampered, reason: "Sources/X.swift changed")
         XCTAssertEqual(grade.score, 0)
         XCTAssertEqual(grade.maxScore, 10)
         XCTAssertEqual(grade.passes.map(\.status), [.error, .error, .error])
         XCTAssertEqual(grade.passes.map(\.mode), [.scripted, .explore, .stress])
-        let xml = GradeFormat.junit.render(GradeReport(command: "c", seed: 1, policy: GradingPolicy(),
-                                                        integrity: GradeIntegrity(status: .tampered, manifestDigest: nil, findings: [], message: "m"),
-                                                        labs: [grade], elapsedSeconds: 0))
+        let xml = GradeFormat.junit.render(
+            GradeReport(
+                command: "c", seed: 1, policy: GradingPolicy(),
+                integrity: GradeIntegrity(status: .tampered, manifestDigest: nil, findings: [], message: "m"),
+                labs: [grade], elapsedSeconds: 0))
         XCTAssertTrue(xml.contains(#"type="racelab.tampered""#), xml)
         XCTAssertTrue(xml.contains(#"errors="1""#), xml)
     }

@@ -1,6 +1,7 @@
 import Foundation
-@testable import RaceLabGrading
 import XCTest
+
+@testable import RaceLabGrading
 
 /// Minutes per lab on real learners: each student's own commands keep a timeline in their
 /// progress file, and `racelab bench learners` adds a class's files up.
@@ -37,24 +38,39 @@ final class LearnerMinutesTests: XCTestCase {
         XCTAssertEqual(StudentProgress.load(from: file).timelines["list-adder"]?.checksToPass, 1)
 
         try Data(#"{"checks": {}, "hintsShown": {"deadlock": 2}}"#.utf8).write(to: file)
-        guard case .fresh(let older) = StudentProgress.read(from: file) else { return XCTFail("a file from before timelines must still read") }
+        guard case .fresh(let older) = StudentProgress.read(from: file) else {
+            return XCTFail("a file from before timelines must still read")
+        }
         XCTAssertEqual(older.hintsShown, ["deadlock": 2])
         XCTAssertEqual(older.timelines, [:])
     }
 
     func testAClassOfProgressFilesGivesMinutesPerLab() throws {
         let minutes: [Double] = [10, 20, 30, 40, 50]
-        let progresses = minutes.map { value -> StudentProgress in
-            var progress = StudentProgress()
-            progress.checked("list-adder", passing: false, at: start)
-            progress.checked("list-adder", passing: true, at: at(minutes: value))
-            return progress
-        } + [{ var stuck = StudentProgress(); stuck.checked("list-adder", passing: false, at: start); return stuck }()]
+        let progresses =
+            minutes.map { value -> StudentProgress in
+                var progress = StudentProgress()
+                progress.checked("list-adder", passing: false, at: start)
+                progress.checked("list-adder", passing: true, at: at(minutes: value))
+                return progress
+            } + [
+                {
+                    var stuck = StudentProgress()
+                    stuck.checked("list-adder", passing: false, at: start)
+                    return stuck
+                }()
+            ]
         let rows = LearnerMinutes.rows(labs: ["list-adder", "deadlock"], progresses: progresses)
-        XCTAssertEqual(rows[0], LearnerMinutes.Row(lab: "list-adder", started: 6, passed: 5, medianMinutes: 30, slowMinutes: 40,
-                                                   medianChecks: 2, medianHints: 0))
-        XCTAssertEqual(rows[1], LearnerMinutes.Row(lab: "deadlock", started: 0, passed: 0, medianMinutes: nil, slowMinutes: nil,
-                                                   medianChecks: nil, medianHints: nil))
+        XCTAssertEqual(
+            rows[0],
+            LearnerMinutes.Row(
+                lab: "list-adder", started: 6, passed: 5, medianMinutes: 30, slowMinutes: 40,
+                medianChecks: 2, medianHints: 0))
+        XCTAssertEqual(
+            rows[1],
+            LearnerMinutes.Row(
+                lab: "deadlock", started: 0, passed: 0, medianMinutes: nil, slowMinutes: nil,
+                medianChecks: nil, medianHints: nil))
         let table = LearnerMinutes.table(rows, students: 6)
         XCTAssertTrue(table.contains("1  list-adder  6      5       30                40             2       0"), table)
         XCTAssertTrue(table.contains("2  deadlock    0      0       -                 -              -       -"), table)
@@ -66,17 +82,22 @@ final class LearnerMinutesTests: XCTestCase {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("learners-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         for student in ["ada", "grace"] {
-            try StudentProgress.update(at: folder.appendingPathComponent(student).appendingPathComponent(StudentProgress.relativePath)) {
+            try StudentProgress.update(
+                at: folder.appendingPathComponent(student).appendingPathComponent(StudentProgress.relativePath)
+            ) {
                 $0.checked("list-adder", passing: true, at: self.start)
             }
         }
         let broken = folder.appendingPathComponent("linus").appendingPathComponent(StudentProgress.relativePath)
-        try FileManager.default.createDirectory(at: broken.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: broken.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data("not json".utf8).write(to: broken)
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("no-progress"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("no-progress"), withIntermediateDirectories: true)
 
         let collection = try LearnerMinutes.collect([folder.path])
-        XCTAssertEqual(collection.files.map { URL(fileURLWithPath: $0.path).pathComponents.suffix(3).first }, ["ada", "grace"])
+        XCTAssertEqual(
+            collection.files.map { URL(fileURLWithPath: $0.path).pathComponents.suffix(3).first }, ["ada", "grace"])
         XCTAssertEqual(collection.skipped.count, 1)
         XCTAssertTrue(collection.skipped[0].contains("linus"), "\(collection.skipped)")
 

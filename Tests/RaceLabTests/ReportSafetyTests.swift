@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import RaceLabGrading
 
 /// Reports carry what students chose (folder names, text their code printed): none of it may

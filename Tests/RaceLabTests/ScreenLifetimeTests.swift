@@ -1,7 +1,8 @@
 import Dispatch
 import Foundation
-@_spi(LabAuthoring) @testable import LabKit
 import XCTest
+
+@_spi(LabAuthoring) @testable import LabKit
 
 /// Owns a screen and lets go of it on the main thread, with the scenario.
 private final class MainThreadOwner {
@@ -36,12 +37,16 @@ private final class NSLockedArray: @unchecked Sendable {
 
 /// A lab for these tests only: the variant decides on which thread the screen dies.
 private enum ScreenReleaseLab: LabScenario {
-    static let info = LabInfo(id: "screen-release", title: "Where a screen dies", source: "tests", bug: "a block is the screen's last owner",
-                              invariants: ["the screen is released on the main thread"], expectedDetectors: [.invariant])
+    static let info = LabInfo(
+        id: "screen-release", title: "Where a screen dies", source: "tests", bug: "a block is the screen's last owner",
+        invariants: ["the screen is released on the main thread"], expectedDetectors: [.invariant])
     static var variants: [LabVariant<TotalScreen, AnyObject>] { [LabVariant(.broken) { BackgroundOwner($0) }] }
     static var solutions: [LabVariant<TotalScreen, AnyObject>] {
-        [LabVariant(.fixed) { MainThreadOwner($0) }, LabVariant(.fixed, name: "fixed-but-released-off-main") { BackgroundOwner($0) },
-         LabVariant(.fixed, name: "fixed-keeps-its-screen") { KeepingOwner($0) }]
+        [
+            LabVariant(.fixed) { MainThreadOwner($0) },
+            LabVariant(.fixed, name: "fixed-but-released-off-main") { BackgroundOwner($0) },
+            LabVariant(.fixed, name: "fixed-keeps-its-screen") { KeepingOwner($0) }
+        ]
     }
     static func play(_ variant: LabVariant<TotalScreen, AnyObject>, in run: ScenarioRun) {
         _ = variant.make(TotalScreen())
@@ -50,8 +55,9 @@ private enum ScreenReleaseLab: LabScenario {
 
 /// The same story in a lab that comes earlier in a learning path than the one that teaches the rule.
 private enum ScreenReleaseEarlierLab: LabScenario {
-    static let info = LabInfo(id: "screen-release-earlier", title: "Where a screen dies, before the rule is taught", source: "tests",
-                              bug: "a block is the screen's last owner", invariants: ["none yet"], expectedDetectors: [.invariant])
+    static let info = LabInfo(
+        id: "screen-release-earlier", title: "Where a screen dies, before the rule is taught", source: "tests",
+        bug: "a block is the screen's last owner", invariants: ["none yet"], expectedDetectors: [.invariant])
     static var variants: [LabVariant<TotalScreen, AnyObject>] { [LabVariant(.broken) { BackgroundOwner($0) }] }
     static func play(_ variant: LabVariant<TotalScreen, AnyObject>, in run: ScenarioRun) {
         _ = variant.make(TotalScreen())
@@ -67,7 +73,9 @@ final class ScreenLifetimeTests: XCTestCase {
 
     private func run(_ variant: String) -> ScenarioOutcome {
         XCTAssertTrue(Thread.isMainThread)
-        let plan = ScenarioPlan(lab: "screen-release", variant: variant, mode: .scripted, iterations: 2, seed: 1, stopAtFirstDetection: false)
+        let plan = ScenarioPlan(
+            lab: "screen-release", variant: variant, mode: .scripted, iterations: 2, seed: 1,
+            stopAtFirstDetection: false)
         return ScenarioDriver.run(lab, plan: plan)
     }
 
@@ -75,8 +83,12 @@ final class ScreenLifetimeTests: XCTestCase {
         let outcome = run("fixed-but-released-off-main")
         XCTAssertEqual(outcome.failures.count, 2, "\(outcome.failures)")
         for failure in outcome.failures {
-            XCTAssertTrue(failure.message.hasPrefix("UI rule broken, the total screen was released on a background thread (thread "), failure.message)
-            XCTAssertEqual(failure.shortLocation.split(separator: ":").first, "TotalScreen.swift", "where the screen's lifetime is declared")
+            XCTAssertTrue(
+                failure.message.hasPrefix(
+                    "UI rule broken, the total screen was released on a background thread (thread "), failure.message)
+            XCTAssertEqual(
+                failure.shortLocation.split(separator: ":").first, "TotalScreen.swift",
+                "where the screen's lifetime is declared")
         }
     }
 
@@ -89,45 +101,64 @@ final class ScreenLifetimeTests: XCTestCase {
     func testOtherVariantsGetANoteNotAFailure() {
         let outcome = run("broken")
         XCTAssertEqual(outcome.failures, [])
-        XCTAssertEqual(outcome.notes, ["the total screen was released on a background thread (the off-main-dealloc lab) (2 iterations)"])
+        XCTAssertEqual(
+            outcome.notes,
+            ["the total screen was released on a background thread (the off-main-dealloc lab) (2 iterations)"])
     }
 
     /// An exercise whose screen dies off main: a note before the learning path taught the rule,
     /// a failure from the teaching lab on (and in labs after it).
     func testAnExerciseIsHeldToTheRuleFromTheLabThatTeachesItOn() {
-        let path = PlayableLabRegistry([
-            PlayableLab(ScreenReleaseEarlierLab.self, exercise: { BackgroundOwner($0) }),
-            PlayableLab(ScreenReleaseLab.self, exercise: { BackgroundOwner($0) }),
-        ], viewReleaseTaughtBy: "screen-release")
+        let path = PlayableLabRegistry(
+            [
+                PlayableLab(ScreenReleaseEarlierLab.self, exercise: { BackgroundOwner($0) }),
+                PlayableLab(ScreenReleaseLab.self, exercise: { BackgroundOwner($0) })
+            ], viewReleaseTaughtBy: "screen-release")
         XCTAssertEqual(path.labs.map(\.exerciseKeepsViewReleaseOnMain), [false, true])
-        XCTAssertEqual(PlayableLabRegistry(path.labs.reversed().map { $0 }).adding([]).labs.map(\.exerciseKeepsViewReleaseOnMain), [true, false],
-                       "a registry made from labs keeps what their path said")
+        XCTAssertEqual(
+            PlayableLabRegistry(path.labs.reversed().map { $0 }).adding([]).labs.map(\.exerciseKeepsViewReleaseOnMain),
+            [true, false],
+            "a registry made from labs keeps what their path said")
 
         func exercise(of lab: PlayableLab) -> ScenarioOutcome {
-            ScenarioDriver.run(lab, plan: ScenarioPlan(lab: lab.id, variant: "exercise", mode: .scripted, iterations: 2, seed: 1, stopAtFirstDetection: false))
+            ScenarioDriver.run(
+                lab,
+                plan: ScenarioPlan(
+                    lab: lab.id, variant: "exercise", mode: .scripted, iterations: 2, seed: 1,
+                    stopAtFirstDetection: false))
         }
         let earlier = exercise(of: path.labs[0])
         XCTAssertEqual(earlier.failures, [])
-        XCTAssertEqual(earlier.notes, ["the total screen was released on a background thread (the off-main-dealloc lab) (2 iterations)"])
+        XCTAssertEqual(
+            earlier.notes,
+            ["the total screen was released on a background thread (the off-main-dealloc lab) (2 iterations)"])
         let taught = exercise(of: path.labs[1])
         XCTAssertEqual(taught.failures.count, 2, "\(taught.failures)")
-        XCTAssertTrue(taught.failures.allSatisfy { $0.message.hasSuffix("(a view must die on the main thread: the off-main-dealloc lab)") }, "\(taught.failures)")
-        XCTAssertFalse(ScenarioDriver.holdsToViewRelease(.broken, exerciseKeepsIt: true), "a broken variant is judged on its own bug")
-        XCTAssertTrue(ScenarioDriver.holdsToViewRelease(.validFix, exerciseKeepsIt: true), "the corpus stands for exercises")
+        XCTAssertTrue(
+            taught.failures.allSatisfy {
+                $0.message.hasSuffix("(a view must die on the main thread: the off-main-dealloc lab)")
+            }, "\(taught.failures)")
+        XCTAssertFalse(
+            ScenarioDriver.holdsToViewRelease(.broken, exerciseKeepsIt: true),
+            "a broken variant is judged on its own bug")
+        XCTAssertTrue(
+            ScenarioDriver.holdsToViewRelease(.validFix, exerciseKeepsIt: true), "the corpus stands for exercises")
         XCTAssertTrue(ScenarioDriver.holdsToViewRelease(.fixed, exerciseKeepsIt: false))
     }
 
     func testWithoutATeachingLabNoExerciseIsHeldToTheRule() {
         let path = PlayableLabRegistry([
             PlayableLab(ScreenReleaseEarlierLab.self, exercise: { MainThreadOwner($0) }),
-            PlayableLab(ScreenReleaseLab.self, exercise: { MainThreadOwner($0) }),
+            PlayableLab(ScreenReleaseLab.self, exercise: { MainThreadOwner($0) })
         ])
-        XCTAssertEqual(path.labs.map(\.exerciseKeepsViewReleaseOnMain), [false, false], "no teacher named: never held to it")
+        XCTAssertEqual(
+            path.labs.map(\.exerciseKeepsViewReleaseOnMain), [false, false], "no teacher named: never held to it")
     }
 
     func testAScreenStillAliveAfterTheWaitIsNotJudged() {
         let outcome = run("fixed-keeps-its-screen")
-        XCTAssertEqual(outcome.failures, [], "released nowhere yet: nothing to judge (a leak is the off-main-dealloc lab's check)")
+        XCTAssertEqual(
+            outcome.failures, [], "released nowhere yet: nothing to judge (a leak is the off-main-dealloc lab's check)")
         XCTAssertEqual(ScreenLifetimes.shared.drain(), [])
         KeepingOwner.kept.withLock { $0.removeAll() }
     }

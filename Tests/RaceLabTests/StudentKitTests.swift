@@ -1,10 +1,11 @@
 import CompilerCheck
+import XCTest
+
 @_spi(LabAuthoring) @testable import LabKit
 @testable import RaceLabGrading
 @testable import RaceLabHarness
 @testable import RaceLabReports
 @testable import TSanReports
-import XCTest
 
 /// The kit export and the tamper check, on a small package made up in a temporary folder.
 final class StudentKitTests: XCTestCase {
@@ -27,11 +28,13 @@ final class StudentKitTests: XCTestCase {
         let root = scratch.appendingPathComponent("package")
         for (path, text) in [
             ("Package.swift", "// manifest"), ("Makefile", "all:"), ("README.md", "# lab"),
-            ("Labs/Alpha/Scenario.swift", "scenario"), ("Labs/Alpha/Broken.swift", "broken"), ("Labs/Alpha/Fixed.swift", "fixed"),
+            ("Labs/Alpha/Scenario.swift", "scenario"), ("Labs/Alpha/Broken.swift", "broken"),
+            ("Labs/Alpha/Fixed.swift", "fixed"),
             ("Labs/Alpha/Exercise.swift", "exercise"), ("Labs/Alpha/README.md", "lesson"),
             ("Labs/Beta/Scenario.swift", "s"), ("Labs/Beta/FixedGCD.swift", "f"), ("Labs/Beta/Exercise.swift", "e"),
             ("Sources/RaceLabHarness/Verdict.swift", "harness"), ("Tests/LabsTests/T.swift", "tests"),
-            ("Labs/Alpha/.Exercise.swift.swp", "editor junk"), (".build/debug/x", "build output"), ("notes/todo.txt", "not package"),
+            ("Labs/Alpha/.Exercise.swift.swp", "editor junk"), (".build/debug/x", "build output"),
+            ("notes/todo.txt", "not package")
         ] { try write(text, path, in: root) }
         return root
     }
@@ -41,16 +44,21 @@ final class StudentKitTests: XCTestCase {
         let kit = scratch.appendingPathComponent("kit")
         let summary = try StudentKit.export(from: root, to: kit)
         XCTAssertEqual(summary.solutionsLeftOut, ["Labs/Alpha/Fixed.swift", "Labs/Beta/FixedGCD.swift"])
-        XCTAssertEqual(Set(summary.manifest.files.keys), [
-            "Package.swift", "Makefile", "README.md", "Labs/Alpha/Scenario.swift", "Labs/Alpha/Broken.swift",
-            "Labs/Alpha/Exercise.swift", "Labs/Alpha/README.md", "Labs/Beta/Scenario.swift", "Labs/Beta/Exercise.swift",
-            "Sources/RaceLabHarness/Verdict.swift",
-        ])
-        XCTAssertFalse(FileManager.default.fileExists(atPath: kit.appendingPathComponent("Tests/LabsTests/T.swift").path),
-                       "the harness's own tests stay in the project")
+        XCTAssertEqual(
+            Set(summary.manifest.files.keys),
+            [
+                "Package.swift", "Makefile", "README.md", "Labs/Alpha/Scenario.swift", "Labs/Alpha/Broken.swift",
+                "Labs/Alpha/Exercise.swift", "Labs/Alpha/README.md", "Labs/Beta/Scenario.swift",
+                "Labs/Beta/Exercise.swift",
+                "Sources/RaceLabHarness/Verdict.swift"
+            ])
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: kit.appendingPathComponent("Tests/LabsTests/T.swift").path),
+            "the harness's own tests stay in the project")
         XCTAssertEqual(summary.manifest.editable, ["Labs/Alpha/Exercise.swift", "Labs/Beta/Exercise.swift"])
         XCTAssertEqual(summary.manifest.files["Labs/Alpha/Exercise.swift"], SHA256.hex("exercise"))
-        XCTAssertFalse(FileManager.default.fileExists(atPath: kit.appendingPathComponent("Labs/Alpha/Fixed.swift").path))
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: kit.appendingPathComponent("Labs/Alpha/Fixed.swift").path))
         XCTAssertEqual(KitManifest.read(packageAt: kit), summary.manifest)
         XCTAssertEqual(TamperCheck.check(kit, against: summary.manifest), [], "a fresh kit is what it says it is")
         XCTAssertThrowsError(try StudentKit.export(from: root, to: kit), "the kit folder is not empty now")
@@ -60,7 +68,8 @@ final class StudentKitTests: XCTestCase {
     func testTheKitsTestsAreOnePerLab() throws {
         let root = try makePackage()
         let kit = scratch.appendingPathComponent("kit")
-        let summary = try StudentKit.export(from: root, to: kit, workflow: ClassroomWorkflow(labs: ["list-adder", "ui-off-main"], pointsPerLab: 10))
+        let summary = try StudentKit.export(
+            from: root, to: kit, workflow: ClassroomWorkflow(labs: ["list-adder", "ui-off-main"], pointsPerLab: 10))
         let tests = try String(contentsOf: kit.appendingPathComponent(KitLabChecks.file), encoding: .utf8)
         XCTAssertTrue(tests.contains("func test01_list_adder() throws { try check(\"list-adder\") }"), tests)
         XCTAssertTrue(tests.contains("func test02_ui_off_main() throws { try check(\"ui-off-main\") }"), tests)
@@ -82,11 +91,15 @@ final class StudentKitTests: XCTestCase {
 
     /// The container is the grader's system: the Swift image of the version the grader installs.
     func testTheContainerRunsTheGradersSwift() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let installer = try String(contentsOf: root.appendingPathComponent("Grading/install-swift.sh"), encoding: .utf8)
         let version = try XCTUnwrap(installer.firstMatch(of: /RACELAB_SWIFT_VERSION:-([0-9.]+)\}/)?.1)
-        let container = try String(contentsOf: root.appendingPathComponent(StudentKit.devcontainerPath), encoding: .utf8)
-        XCTAssertTrue(container.contains("\"image\": \"swift:\(version)\""), "the container's Swift is not the grader's \(version)")
+        let container = try String(
+            contentsOf: root.appendingPathComponent(StudentKit.devcontainerPath), encoding: .utf8)
+        XCTAssertTrue(
+            container.contains("\"image\": \"swift:\(version)\""),
+            "the container's Swift is not the grader's \(version)")
         XCTAssertTrue(container.contains("make build"), "the container builds on create")
     }
 
@@ -94,14 +107,18 @@ final class StudentKitTests: XCTestCase {
     func testKitCompilerResultsLeaveTheFixesOut() throws {
         let root = try makePackage()
         func result(_ part: VariantKind) -> CompilerCheckResult {
-            CompilerCheckResult(lab: "alpha", part: part, files: [], sourceDigest: "d", compiler: "Swift version 6.3.1", measuredAt: "now",
-                                status: .accepted, errors: 0, newWarnings: 0, diagnostics: [])
+            CompilerCheckResult(
+                lab: "alpha", part: part, files: [], sourceDigest: "d", compiler: "Swift version 6.3.1",
+                measuredAt: "now",
+                status: .accepted, errors: 0, newWarnings: 0, diagnostics: [])
         }
         try CompilerFile(results: [result(.broken), result(.exercise), result(.fixed)]).write(packageAt: root)
         let kit = scratch.appendingPathComponent("kit")
         let summary = try StudentKit.export(from: root, to: kit)
         XCTAssertEqual(CompilerFile.read(packageAt: kit)?.results.map(\.part), [.broken, .exercise])
-        XCTAssertEqual(summary.manifest.files[CompilerFile.relativePath], SHA256.hex(fileAt: kit.appendingPathComponent(CompilerFile.relativePath)))
+        XCTAssertEqual(
+            summary.manifest.files[CompilerFile.relativePath],
+            SHA256.hex(fileAt: kit.appendingPathComponent(CompilerFile.relativePath)))
         XCTAssertEqual(TamperCheck.check(kit, against: summary.manifest), [])
     }
 
@@ -122,8 +139,12 @@ final class StudentKitTests: XCTestCase {
         try write("the solution", "Labs/Alpha/Fixed.swift", in: kit)
         let findings = TamperCheck.check(kit, against: manifest)
         XCTAssertEqual(findings.map(\.kind), [.missing, .changed, .added])
-        XCTAssertEqual(findings.map(\.path), ["Labs/Alpha/Broken.swift", "Sources/RaceLabHarness/Verdict.swift", "Labs/Alpha/Fixed.swift"])
-        XCTAssertTrue(TamperCheck.summary(findings).hasPrefix("Labs/Alpha/Broken.swift missing; Sources/RaceLabHarness/Verdict.swift changed"))
+        XCTAssertEqual(
+            findings.map(\.path),
+            ["Labs/Alpha/Broken.swift", "Sources/RaceLabHarness/Verdict.swift", "Labs/Alpha/Fixed.swift"])
+        XCTAssertTrue(
+            TamperCheck.summary(findings).hasPrefix(
+                "Labs/Alpha/Broken.swift missing; Sources/RaceLabHarness/Verdict.swift changed"))
     }
 
     func testARewrittenManifestDoesNotHideAnEdit() throws {
@@ -133,7 +154,8 @@ final class StudentKitTests: XCTestCase {
         // The student regenerates the manifest so the kit agrees with itself...
         try KitManifest(files: KitManifest.hashes(of: KitManifest.packageFiles(under: kit), under: kit))
             .write(to: kit.appendingPathComponent(KitManifest.fileName))
-        XCTAssertEqual(Grader.integrity(of: kit, trusted: nil).status, .verified, "...which fools a check against its own copy")
+        XCTAssertEqual(
+            Grader.integrity(of: kit, trusted: nil).status, .verified, "...which fools a check against its own copy")
         // ...but not the instructor's, who checks against the manifest of the kit handed out.
         let integrity = Grader.integrity(of: kit, trusted: trusted)
         XCTAssertEqual(integrity.status, .tampered)

@@ -1,9 +1,10 @@
+import XCTest
+
 @_spi(LabAuthoring) @testable import LabKit
 @testable import RaceLabGrading
 @testable import RaceLabHarness
 @testable import RaceLabReports
 @testable import TSanReports
-import XCTest
 
 /// Hints, the progress view, and grade-all's small pieces.
 final class StudentLoopTests: XCTestCase {
@@ -21,9 +22,11 @@ final class StudentLoopTests: XCTestCase {
             ## How the fix works
             - not used
             """
-        XCTAssertEqual(LessonHints.hints(lesson: lesson, info: info), [
-            "Look at who reads `count`.", "Copy the value before the thread starts, then never touch `self` there.",
-        ])
+        XCTAssertEqual(
+            LessonHints.hints(lesson: lesson, info: info),
+            [
+                "Look at who reads `count`.", "Copy the value before the thread starts, then never touch `self` there."
+            ])
     }
 
     func testWithoutASectionHintsGoFromGentleToTheFix() {
@@ -49,14 +52,21 @@ final class StudentLoopTests: XCTestCase {
             """
         let hints = LessonHints.hints(lesson: lesson, info: info)
         XCTAssertEqual(hints.count, 5)
-        XCTAssertTrue(hints[0].hasPrefix("What the harness checks, in every run of your exercise:\n- the count is right"), hints[0])
+        XCTAssertTrue(
+            hints[0].hasPrefix("What the harness checks, in every run of your exercise:\n- the count is right"),
+            hints[0])
         XCTAssertTrue(hints[0].contains("caught by: tsan, invariant"))
-        XCTAssertEqual(Array(hints.dropFirst()), ["Who else touches the counter?", "The fix confines the counter:", "one queue owns it;",
-                                                  "results come back on main."])
+        XCTAssertEqual(
+            Array(hints.dropFirst()),
+            [
+                "Who else touches the counter?", "The fix confines the counter:", "one queue owns it;",
+                "results come back on main."
+            ])
     }
 
     func testProgressRows() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-progress-\(UUID().uuidString)")
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "racelab-progress-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         let lab = PlayableLab(TinyLab.self, exercise: { _ in 1 }).lab
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
@@ -65,7 +75,8 @@ final class StudentLoopTests: XCTestCase {
         let registry = LabRegistry([lab])
         XCTAssertEqual(progress.rows(registry, root: root, manifest: nil).first?.status, .notStarted)
         let hash = StudentProgress.exerciseHash(of: lab, root: root)
-        progress.checks["tiny"] = StudentProgress.Check(passing: true, score: 10, maxScore: 10, exerciseHash: hash, checkedAt: "today", seed: 3)
+        progress.checks["tiny"] = StudentProgress.Check(
+            passing: true, score: 10, maxScore: 10, exerciseHash: hash, checkedAt: "today", seed: 3)
         XCTAssertEqual(progress.rows(registry, root: root, manifest: nil).first?.status, .passing)
         progress.checks["tiny"]?.exerciseHash = "older"
         let edited = try XCTUnwrap(progress.rows(registry, root: root, manifest: nil).first)
@@ -77,19 +88,26 @@ final class StudentLoopTests: XCTestCase {
         progress.hintsShown["tiny"] = 2
         try progress.save(to: file)
         XCTAssertEqual(StudentProgress.load(from: file), progress)
-        XCTAssertEqual(StudentProgress.file(packageAt: root, environment: ["RACELAB_PROGRESS_FILE": "/tmp/x.json"])?.path, "/tmp/x.json")
+        XCTAssertEqual(
+            StudentProgress.file(packageAt: root, environment: ["RACELAB_PROGRESS_FILE": "/tmp/x.json"])?.path,
+            "/tmp/x.json")
     }
 
     func testSummaryCSV() {
-        let report = GradeReport(command: "c", seed: 1, policy: GradingPolicy(),
-                                 integrity: GradeIntegrity(status: .verified, manifestDigest: nil, findings: [], message: "ok"),
-                                 labs: [], elapsedSeconds: 1)
+        let report = GradeReport(
+            command: "c", seed: 1, policy: GradingPolicy(),
+            integrity: GradeIntegrity(status: .verified, manifestDigest: nil, findings: [], message: "ok"),
+            labs: [], elapsedSeconds: 1)
         let results = [
-            ClassGrader.StudentResult(student: "ada", status: .graded, report: report, note: "", reportFile: nil, elapsedSeconds: 61),
-            ClassGrader.StudentResult(student: "bob", status: .rejected, report: nil, note: "Sources is a link, \"really\"",
-                                      reportFile: nil, elapsedSeconds: 1),
+            ClassGrader.StudentResult(
+                student: "ada", status: .graded, report: report, note: "", reportFile: nil, elapsedSeconds: 61),
+            ClassGrader.StudentResult(
+                student: "bob", status: .rejected, report: nil, note: "Sources is a link, \"really\"",
+                reportFile: nil, elapsedSeconds: 1)
         ]
-        XCTAssertEqual(ClassGrader.summaryCSV(results, labs: ["tiny"]), """
+        XCTAssertEqual(
+            ClassGrader.summaryCSV(results, labs: ["tiny"]),
+            """
             student,status,score,max_score,tiny,seconds,note
             ada,graded,0,0,,61,
             bob,rejected,0,,,1,"Sources is a link, ""really\"\""
@@ -100,15 +118,20 @@ final class StudentLoopTests: XCTestCase {
     /// What `racelab check` shows when the build it starts for an edited exercise fails.
     func testAFailedBuildShowsItsErrorsOnceOrItsLastLines() {
         let log = """
-        Building for debugging...
-        /k/Labs/ListAdder/Exercise.swift:58:17: error: cannot convert value of type 'String' to specified type 'Int'
-           |                 `- error: cannot convert value of type 'String' to specified type 'Int'
-        /k/Labs/ListAdder/Exercise.swift:58:17: error: cannot convert value of type 'String' to specified type 'Int'
-        error: emit-module command failed with exit code 1
-        """
+            Building for debugging...
+            /k/Labs/ListAdder/Exercise.swift:58:17: error: cannot convert value of type 'String' to specified type 'Int'
+               |                 `- error: cannot convert value of type 'String' to specified type 'Int'
+            /k/Labs/ListAdder/Exercise.swift:58:17: error: cannot convert value of type 'String' to specified type 'Int'
+            error: emit-module command failed with exit code 1
+            """
         XCTAssertEqual(ChildBuilder.errorLines(of: log).split(separator: "\n").count, 3, "each error line once")
-        XCTAssertEqual(ChildBuilder.errorLines(of: log, limit: 1), "/k/Labs/ListAdder/Exercise.swift:58:17: error: cannot convert value of type 'String' to specified type 'Int'")
-        XCTAssertEqual(ChildBuilder.errorLines(of: "a\nb\nlinker gave up", limit: 2), "b\nlinker gave up", "no error line: the log's end")
+        XCTAssertEqual(
+            ChildBuilder.errorLines(of: log, limit: 1),
+            "/k/Labs/ListAdder/Exercise.swift:58:17: error: cannot convert value of type 'String' to specified type 'Int'"
+        )
+        XCTAssertEqual(
+            ChildBuilder.errorLines(of: "a\nb\nlinker gave up", limit: 2), "b\nlinker gave up",
+            "no error line: the log's end")
     }
 
     /// The build a student's check starts: none without changed exercises; after one that
@@ -121,8 +144,13 @@ final class StudentLoopTests: XCTestCase {
         try FileManager.default.createDirectory(at: builder.buildFolder, withIntermediateDirectories: true)
         let old = Date(timeIntervalSinceNow: -3600)
         FileManager.default.createFile(atPath: builder.product.path, contents: Data())
-        func age() throws -> Date { try XCTUnwrap(FileManager.default.attributesOfItem(atPath: builder.product.path)[.modificationDate] as? Date) }
-        func makeOld() throws { try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: builder.product.path) }
+        func age() throws -> Date {
+            try XCTUnwrap(
+                FileManager.default.attributesOfItem(atPath: builder.product.path)[.modificationDate] as? Date)
+        }
+        func makeOld() throws {
+            try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: builder.product.path)
+        }
 
         try makeOld()
         XCTAssertNil(builder.rebuild(forChanged: []), "nothing changed: no build")
@@ -131,7 +159,8 @@ final class StudentLoopTests: XCTestCase {
         XCTAssertLessThan(try age(), Date(timeIntervalSinceNow: -3000), "a failed build marks nothing current")
         builder.swift = "true"
         XCTAssertEqual(builder.rebuild(forChanged: ["Labs/Tiny/Exercise.swift"])?.succeeded, true)
-        XCTAssertGreaterThan(try age(), Date(timeIntervalSinceNow: -60), "a build that succeeded marks the program current")
+        XCTAssertGreaterThan(
+            try age(), Date(timeIntervalSinceNow: -60), "a build that succeeded marks the program current")
     }
 
     func testCompilerErrorsAreBlamedOnTheirLab() {
@@ -141,8 +170,9 @@ final class StudentLoopTests: XCTestCase {
             /tmp/grading/kit/Labs/ListAdder/Exercise.swift:14:9: error: second error
             /tmp/grading/kit/Sources/LabKit/X.swift:1:1: error: not a lab
             """
-        XCTAssertEqual(ChildBuilder.blamedLabFolders(in: log, labFolders: folders),
-                       ["ListAdder": "Exercise.swift:12: error: cannot find 'numbrs' in scope"])
+        XCTAssertEqual(
+            ChildBuilder.blamedLabFolders(in: log, labFolders: folders),
+            ["ListAdder": "Exercise.swift:12: error: cannot find 'numbrs' in scope"])
     }
 
     /// A renamed exercise factory breaks the catalog line of its lab: that lab is to blame.
@@ -150,8 +180,9 @@ final class StudentLoopTests: XCTestCase {
         let log = """
             /tmp/grading/kit/Sources/LabCatalog/LabCatalog.swift:47:50: error: cannot find 'makeAsyncOperationExercise' in scope
             """
-        XCTAssertEqual(ChildBuilder.blamedLabFolders(in: log, labFolders: folders),
-                       ["AsyncOperation": "LabCatalog.swift:47: error: cannot find 'makeAsyncOperationExercise' in scope"])
+        XCTAssertEqual(
+            ChildBuilder.blamedLabFolders(in: log, labFolders: folders),
+            ["AsyncOperation": "LabCatalog.swift:47: error: cannot find 'makeAsyncOperationExercise' in scope"])
     }
 
     /// A link error names the object file that referred to the missing symbol.

@@ -1,11 +1,14 @@
 import XCTest
+
 @testable import RaceLabGrading
 
 final class SwiftSourceScannerTests: XCTestCase {
     func testBlanksCommentsAndStringTextButKeepsLinesAndInterpolations() {
         let source = "let a = 1 // note\n/* one\n two */ let b = \"x\\(a + 1)y\"\nlet c = #\"r\\#(b)\"#\n"
         let code = SwiftSourceScanner.codeOnly(source)
-        XCTAssertEqual(code.split(separator: "\n", omittingEmptySubsequences: false).count, source.split(separator: "\n", omittingEmptySubsequences: false).count)
+        XCTAssertEqual(
+            code.split(separator: "\n", omittingEmptySubsequences: false).count,
+            source.split(separator: "\n", omittingEmptySubsequences: false).count)
         XCTAssertEqual(code.utf8.count, source.utf8.count, "every byte keeps its place")
         XCTAssertFalse(code.contains("note"))
         XCTAssertFalse(code.contains("one"))

@@ -1,9 +1,10 @@
+import XCTest
+
 @_spi(LabAuthoring) @testable import LabKit
 @testable import RaceLabGrading
 @testable import RaceLabHarness
 @testable import RaceLabReports
 @testable import TSanReports
-import XCTest
 
 /// A source that hands out a few bytes at a time, so that every boundary (inside a colour
 /// code, inside a line, inside a report) falls between two reads.
@@ -68,19 +69,23 @@ final class TSanLogStreamingTests: XCTestCase {
         XCTAssertTrue(LogReadError.notText.message.contains("give a ThreadSanitizer log as text"))
         let log = try Fixture.text("data-race-global.log")
         let junk = String(repeating: "\u{0}\u{3}", count: 50)
-        let explanation = TSanExplainer.explain(junk + "\n" + log.replacingOccurrences(of: "SUMMARY", with: "\u{0}SUMMARY"))
+        let explanation = TSanExplainer.explain(
+            junk + "\n" + log.replacingOccurrences(of: "SUMMARY", with: "\u{0}SUMMARY"))
         XCTAssertEqual(explanation.reports.map(\.report.kind), [.dataRace])
         XCTAssertEqual(explanation.binaryBytesSkipped, 101)
         XCTAssertTrue(explanation.text.contains("101 control byte(s) that are not text were skipped"), explanation.text)
     }
 
     func testAReportLongerThanTheLimitKeepsItsStart() throws {
-        let frame = "    #1 $s14dataRaceGlobalyyYbcfU_ /work/fixtures/Sources/dataRaceGlobal/main.swift:6:13 (dataRaceGlobal+0x1)\n"
-        let log = "==================\nWARNING: ThreadSanitizer: data race (pid=1)\n  Write of size 8 at 0x10 by thread T1:\n"
+        let frame =
+            "    #1 $s14dataRaceGlobalyyYbcfU_ /work/fixtures/Sources/dataRaceGlobal/main.swift:6:13 (dataRaceGlobal+0x1)\n"
+        let log =
+            "==================\nWARNING: ThreadSanitizer: data race (pid=1)\n  Write of size 8 at 0x10 by thread T1:\n"
             + String(repeating: frame, count: ReportBlockCollector.maximumLines + 500) + "==================\n"
         let reports = TSanReportParser.parse(log)
         XCTAssertEqual(reports.count, 1)
-        XCTAssertEqual(reports[0].linesDropped, 502, "the headline and access line are kept, then frames up to the limit")
+        XCTAssertEqual(
+            reports[0].linesDropped, 502, "the headline and access line are kept, then frames up to the limit")
         XCTAssertEqual(reports[0].accesses.first?.frames.count, ReportBlockCollector.maximumLines - 2)
         XCTAssertTrue(TSanExplainer.explain(log).text.contains("its last 502 were left out"))
     }
@@ -114,7 +119,9 @@ final class TSanLogStreamingTests: XCTestCase {
         XCTAssertEqual(explanation.reportCount, ReportGrouper.maximumShown + 50)
         XCTAssertEqual(explanation.reports.count, ReportGrouper.maximumShown)
         XCTAssertEqual(explanation.reportsNotShown, 50)
-        XCTAssertTrue(explanation.text.contains("Only the first \(ReportGrouper.maximumShown) different reports are explained; 50 more"))
+        XCTAssertTrue(
+            explanation.text.contains(
+                "Only the first \(ReportGrouper.maximumShown) different reports are explained; 50 more"))
     }
 
     func testThePrintingFingerprintIgnoresAddressesAndPidsButNotLines() {
@@ -126,12 +133,18 @@ final class TSanLogStreamingTests: XCTestCase {
             }
             return print
         }
-        let one = fingerprint(["WARNING: ThreadSanitizer: data race (pid=12)", "  Write of size 8 at 0x7b0400001234 by thread T1:",
-                               "  Thread T1 (tid=77, running) created by main thread at:", "    #0 f /a.c:3:1 (a.out+0x10)"])
-        let again = fingerprint(["WARNING: ThreadSanitizer: data race (pid=9931)", "  Write of size 8 at 0x7b04deadbeef by thread T1:",
-                                 "  Thread T1 (tid=8, running) created by main thread at:", "    #0 f /a.c:3:1 (a.out+0x99)"])
-        let otherLine = fingerprint(["WARNING: ThreadSanitizer: data race (pid=12)", "  Write of size 8 at 0x7b0400001234 by thread T1:",
-                                     "  Thread T1 (tid=77, running) created by main thread at:", "    #0 f /a.c:4:1 (a.out+0x10)"])
+        let one = fingerprint([
+            "WARNING: ThreadSanitizer: data race (pid=12)", "  Write of size 8 at 0x7b0400001234 by thread T1:",
+            "  Thread T1 (tid=77, running) created by main thread at:", "    #0 f /a.c:3:1 (a.out+0x10)"
+        ])
+        let again = fingerprint([
+            "WARNING: ThreadSanitizer: data race (pid=9931)", "  Write of size 8 at 0x7b04deadbeef by thread T1:",
+            "  Thread T1 (tid=8, running) created by main thread at:", "    #0 f /a.c:3:1 (a.out+0x99)"
+        ])
+        let otherLine = fingerprint([
+            "WARNING: ThreadSanitizer: data race (pid=12)", "  Write of size 8 at 0x7b0400001234 by thread T1:",
+            "  Thread T1 (tid=77, running) created by main thread at:", "    #0 f /a.c:4:1 (a.out+0x10)"
+        ])
         XCTAssertEqual(one, again)
         XCTAssertNotEqual(one, otherLine)
     }
@@ -146,9 +159,10 @@ final class TSanLogStreamingTests: XCTestCase {
 
     func testFilesFoldersAndDevicesAsInput() throws {
         XCTAssertThrowsError(try FileDescriptorSource(path: "/nonexistent/tsan.log")) { error in
-            XCTAssertEqual((error as? LogReadError)?.message,
-                           "cannot read '/nonexistent/tsan.log' (No such file or directory): give a ThreadSanitizer log as text "
-                               + "(a program's standard error) in a file, or - for standard input")
+            XCTAssertEqual(
+                (error as? LogReadError)?.message,
+                "cannot read '/nonexistent/tsan.log' (No such file or directory): give a ThreadSanitizer log as text "
+                    + "(a program's standard error) in a file, or - for standard input")
         }
         XCTAssertThrowsError(try FileDescriptorSource(path: NSTemporaryDirectory())) { error in
             XCTAssertTrue((error as? LogReadError)?.message.contains("it is a folder") == true, "\(error)")
@@ -156,7 +170,8 @@ final class TSanLogStreamingTests: XCTestCase {
         let zero = try FileDescriptorSource(path: "/dev/zero")
         defer { zero.close() }
         var endless = LogLineReader(zero)
-        XCTAssertThrowsError(try TSanExplainer.explain(reading: &endless), "/dev/zero ends at the first check, not never")
+        XCTAssertThrowsError(
+            try TSanExplainer.explain(reading: &endless), "/dev/zero ends at the first check, not never")
         XCTAssertLessThanOrEqual(endless.bytesRead, 1 << 20)
 
         let url = Bundle.module.url(forResource: "thread-leak", withExtension: "log", subdirectory: "Fixtures")!
@@ -186,7 +201,9 @@ final class TSanLogStreamingTests: XCTestCase {
         XCTAssertEqual(report.title, "thread T3 finished with ignores enabled")
         XCTAssertEqual(report.threads.first?.description, "Thread T3 'worker' (finished)")
         XCTAssertEqual(report.threads.first?.frames.map(\.function), ["pthread_create", "start"])
-        XCTAssertEqual(report.stacks?.map { $0.map(\.function) }, [["AnnotateIgnoreReadsBegin", "quiet"], ["AnnotateIgnoreSyncBegin", "quieter"]])
+        XCTAssertEqual(
+            report.stacks?.map { $0.map(\.function) },
+            [["AnnotateIgnoreReadsBegin", "quiet"], ["AnnotateIgnoreSyncBegin", "quieter"]])
         XCTAssertFalse(report.truncated)
         XCTAssertFalse(report.text.contains("some later output"))
         XCTAssertTrue(TSanExplainer.explain(log).text.contains("One of these ignores was never ended"))

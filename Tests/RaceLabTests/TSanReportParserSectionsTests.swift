@@ -1,9 +1,10 @@
+import XCTest
+
 @_spi(LabAuthoring) @testable import LabKit
 @testable import RaceLabGrading
 @testable import RaceLabHarness
 @testable import RaceLabReports
 @testable import TSanReports
-import XCTest
 
 /// The report sections the explanation needs beyond the two accesses: which locks were taken
 /// and held, locks held during a race, and a sleep that alone kept two accesses apart.

@@ -1,9 +1,10 @@
+import XCTest
+
 @_spi(LabAuthoring) @testable import LabKit
 @testable import RaceLabGrading
 @testable import RaceLabHarness
 @testable import RaceLabReports
 @testable import TSanReports
-import XCTest
 
 final class TSanReportParserTests: XCTestCase {
     func testListAdderAccessRaceIsParsedWithBothAccessesAndTheirLines() throws {
@@ -29,8 +30,9 @@ final class TSanReportParserTests: XCTestCase {
         XCTAssertEqual(report.threads.count, 1)
         XCTAssertEqual(report.summary?.hasPrefix("ThreadSanitizer: Swift access race"), true)
         XCTAssertFalse(report.frames(under: "/work/main/Labs/ListAdder").isEmpty, "tied to the lab's own lines")
-        XCTAssertEqual(TSanReportParser.crashLine(in: try Fixture.text("list-adder-broken.log")),
-                       "Swift/ContiguousArrayBuffer.swift:692: Fatal error: Index out of range")
+        XCTAssertEqual(
+            TSanReportParser.crashLine(in: try Fixture.text("list-adder-broken.log")),
+            "Swift/ContiguousArrayBuffer.swift:692: Fatal error: Index out of range")
     }
 
     func testFramesWithoutSymbolsOrLinesAreKept() throws {
@@ -38,7 +40,8 @@ final class TSanReportParserTests: XCTestCase {
         XCTAssertEqual(frame.demangled, "<unknown>")
         XCTAssertNil(frame.file)
         XCTAssertEqual(frame.module, "racelab")
-        let noLine = try XCTUnwrap(TSanReportParser.frame("#0 $s4Labs3FooC3baryyF /src/Labs/Foo/Broken.swift (racelab+0x1) (BuildId: abc123)"))
+        let noLine = try XCTUnwrap(
+            TSanReportParser.frame("#0 $s4Labs3FooC3baryyF /src/Labs/Foo/Broken.swift (racelab+0x1) (BuildId: abc123)"))
         XCTAssertEqual(noLine.file, "/src/Labs/Foo/Broken.swift")
         XCTAssertNil(noLine.line)
         XCTAssertEqual(noLine.shortLocation, "Broken.swift")
@@ -61,7 +64,8 @@ final class TSanReportParserTests: XCTestCase {
         XCTAssertEqual(reports[0].kind, .other)
         XCTAssertEqual(reports[0].title, "a kind from a future runtime")
         XCTAssertTrue(reports[0].text.contains("#0 malloc"))
-        XCTAssertEqual(reports[0].stacks?.first?.map(\.function), ["malloc"], "frames right after the headline are its stack")
+        XCTAssertEqual(
+            reports[0].stacks?.first?.map(\.function), ["malloc"], "frames right after the headline are its stack")
     }
 
     func testDuplicateReportsCountOnce() throws {
@@ -107,7 +111,9 @@ final class TSanReportKindsTests: XCTestCase {
         let summary = ReportSummary.oneLine(report)
         XCTAssertTrue(summary.hasPrefix("lock-order inversion (M0 => M1 => M0): "), summary)
         XCTAssertTrue(summary.contains("takes M1 while holding M0"), summary)
-        XCTAssertFalse(summary.contains("compiler-rt") || summary.contains("pthread_mutex_lock"), "names the program's frames, not TSan's")
+        XCTAssertFalse(
+            summary.contains("compiler-rt") || summary.contains("pthread_mutex_lock"),
+            "names the program's frames, not TSan's")
     }
 
     func testThreadLeakNamesTheThreadAndWhereItWasCreated() throws {
@@ -133,7 +139,9 @@ final class TSanReportKindsTests: XCTestCase {
     func testCrashAfterARace() throws {
         let log = try Fixture.text("crash-after-race.log")
         XCTAssertEqual(TSanReportParser.parse(log).map(\.kind), [.dataRace])
-        XCTAssertEqual(TSanReportParser.crashLine(in: log), "Swift/ContiguousArrayBuffer.swift:692: Fatal error: Index out of range")
+        XCTAssertEqual(
+            TSanReportParser.crashLine(in: log),
+            "Swift/ContiguousArrayBuffer.swift:692: Fatal error: Index out of range")
     }
 
     func testColourCodesAreIgnored() throws {
@@ -155,7 +163,8 @@ final class TSanReportKindsTests: XCTestCase {
         let parsed = try reports("outside-program.log")
         XCTAssertGreaterThanOrEqual(parsed.count, 2)
         XCTAssertTrue(parsed.allSatisfy { $0.kind == .swiftAccessRace || $0.kind == .dataRace })
-        XCTAssertLessThanOrEqual(TSanReportParser.parseUnique(try Fixture.text("outside-program.log")).count, parsed.count)
+        XCTAssertLessThanOrEqual(
+            TSanReportParser.parseUnique(try Fixture.text("outside-program.log")).count, parsed.count)
         XCTAssertTrue(parsed.allSatisfy { !$0.accesses.isEmpty && $0.summary != nil })
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @_spi(LabAuthoring) @testable import LabKit
 @testable import RaceLabGrading
 @testable import RaceLabHarness
@@ -16,7 +17,9 @@ final class TSanSuppressionsTests: XCTestCase {
         XCTAssertFalse(patterns.isEmpty)
         let stacks = report.accesses.map(\.frames) + report.threads.map(\.frames) + [report.locationFrames]
         return stacks.joined().contains { frame in
-            patterns.contains { frame.function.contains($0) || frame.demangled.contains($0) || (frame.file ?? "").contains($0) }
+            patterns.contains {
+                frame.function.contains($0) || frame.demangled.contains($0) || (frame.file ?? "").contains($0)
+            }
         }
     }
 
@@ -35,7 +38,8 @@ final class TSanSuppressionsTests: XCTestCase {
     func testEveryChildGetsTheSuppressionsFileOfItsOwnRunFolder() throws {
         let folder = try RunFolder.make()
         defer { folder.remove() }
-        let options = try XCTUnwrap(TSanEnvironment.childEnvironment(folder: folder, base: ["PATH": "/usr/bin"])["TSAN_OPTIONS"])
+        let options = try XCTUnwrap(
+            TSanEnvironment.childEnvironment(folder: folder, base: ["PATH": "/usr/bin"])["TSAN_OPTIONS"])
         let setting = try XCTUnwrap(options.split(separator: ":").first { $0.hasPrefix("suppressions=") })
         let path = String(setting.dropFirst("suppressions=".count))
         XCTAssertEqual(path, folder.suppressionsPath)
