@@ -1,7 +1,6 @@
 import CRaceLabSupport
 import Foundation
 
-/// What to run: one lab variant, in one mode, for some iterations.
 /// One share of an exploration: the points at index, index + count, index + 2 count...
 public struct ExplorationShard: Codable, Sendable, Equatable, CustomStringConvertible {
     public var index: Int
@@ -25,6 +24,7 @@ public struct ExplorationShard: Codable, Sendable, Equatable, CustomStringConver
     public func includes(_ position: Int) -> Bool { position % count == index }
 }
 
+/// What to run: one lab variant, in one mode, for some iterations.
 public struct ScenarioPlan: Codable, Sendable, Equatable {
     public var lab: String
     public var variant: String

@@ -12,15 +12,15 @@ public struct InvariantFailure: Codable, Sendable, Equatable {
     public var shortLocation: String { "\(file.split(separator: "/").last.map(String.init) ?? file):\(line)" }
 }
 
-/// One iteration of a scenario, as the lab's `play` sees it: the user's actions on the main
-/// thread, ways to wait for the lab's threads, and the invariant checks.
-/// Used on the main thread only.
 /// How a scenario plays an iteration: its scripted story (also when exploration moves one of its
 /// pauses), or at random (stress).
 public enum ScenarioMode: String, Sendable {
     case scripted, stress
 }
 
+/// One iteration of a scenario, as the lab's `play` sees it: the user's actions on the main
+/// thread, ways to wait for the lab's threads, and the invariant checks.
+/// Used on the main thread only.
 public final class ScenarioRun {
     public let mode: ScenarioMode
     /// 1-based.

@@ -348,6 +348,11 @@ public final class ClassGrader: @unchecked Sendable {
                 return finish(.rejected, zero(.rejected, error.description), error.description)
             }
         }
+        /// A lab graded without the student's files (reused, refused, not built): the kit's own
+        /// exercise goes into the build in its place.
+        func restoreKitExercise(of lab: Lab) {
+            for path in exercisePaths(of: lab) { exercises[path] = kitExercises[path] }
+        }
         let integrity = ignoredChanges(in: root)
 
         // Labs whose exact exercise files were graded earlier in this run keep that grade: their
@@ -359,7 +364,7 @@ public final class ClassGrader: @unchecked Sendable {
             keys[lab.id] = key
             if let earlier = memo.grade(for: key) {
                 preset[lab.id] = earlier
-                for path in exercisePaths(of: lab) { exercises[path] = kitExercises[path] }
+                restoreKitExercise(of: lab)
             }
         }
         let reused = Set(preset.keys)
@@ -375,7 +380,7 @@ public final class ClassGrader: @unchecked Sendable {
                     labModule: ExerciseChecks.labModule(of: lab))
             }
             if !violations.isEmpty {
-                for path in exercisePaths(of: lab) { exercises[path] = kitExercises[path] }
+                restoreKitExercise(of: lab)
                 if let variant = Grader.exercise(of: lab) {
                     preset[lab.id] = grader.rejected(
                         lab, variant: variant, stress: plan(for: lab), violations: violations)
@@ -412,7 +417,7 @@ public final class ClassGrader: @unchecked Sendable {
                 let reason =
                     "the build did not finish within \(Int(studentBuilder.timeout)) s: code that takes that long to compile is refused"
                 for lab in registry.labs where preset[lab.id] == nil && studentWrote(lab, exercises) {
-                    for path in exercisePaths(of: lab) { exercises[path] = kitExercises[path] }
+                    restoreKitExercise(of: lab)
                     if let variant = Grader.exercise(of: lab) {
                         preset[lab.id] = grader.notGraded(
                             lab, variant: variant, stress: plan(for: lab), status: .failed, reason: reason)
@@ -428,7 +433,7 @@ public final class ClassGrader: @unchecked Sendable {
                         !violations.isEmpty
                     else { continue }
                     replaced = true
-                    for path in exercisePaths(of: lab) { exercises[path] = kitExercises[path] }
+                    restoreKitExercise(of: lab)
                     if let variant = Grader.exercise(of: lab) {
                         preset[lab.id] = grader.rejected(
                             lab, variant: variant, stress: plan(for: lab), violations: violations)
@@ -458,7 +463,7 @@ public final class ClassGrader: @unchecked Sendable {
                     )
                 }
                 for lab in registry.labs where targets[lab.info.folder.lastPathComponent] != nil {
-                    for path in exercisePaths(of: lab) { exercises[path] = kitExercises[path] }
+                    restoreKitExercise(of: lab)
                     if let variant = Grader.exercise(of: lab) {
                         // (The workspace is the grader's: the student's paths are relative to the kit.)
                         let error = (targets[lab.info.folder.lastPathComponent] ?? "the build failed")

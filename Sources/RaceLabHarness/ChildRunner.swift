@@ -187,8 +187,8 @@ public enum ChildRunner {
             }
             if killedFor != nil {
                 tracked.formUnion(ProcessTree.descendants(of: pid, in: ProcessTree.snapshot()))
-                signal(-pid, SIGKILL)
-                signal(pid, SIGKILL)
+                sendSignal(-pid, SIGKILL)
+                sendSignal(pid, SIGKILL)
                 status = reap(pid, within: 5)
                 break
             }
@@ -197,7 +197,7 @@ public enum ChildRunner {
         // The child is gone; so must be everything it started.
         tracked.formUnion(ProcessTree.descendants(of: pid, in: ProcessTree.snapshot()))
         let leftovers = tracked.filter { ProcessTree.entry($0.pid)?.startTime == $0.startTime }
-        signal(-pid, SIGKILL)
+        sendSignal(-pid, SIGKILL)
         ProcessTree.kill(Array(leftovers))
         for process in leftovers { _ = reap(process.pid, within: 1) }
         reader.finish(within: request.drainGrace)
@@ -268,8 +268,9 @@ public enum ChildRunner {
     }
 }
 
-/// `kill(2)` (a name the types here use for themselves).
-func signal(_ pid: pid_t, _ number: Int32) { _ = kill(pid, number) }
+/// `kill(2)`, its result ignored: the process (or group, for a negative pid) may be gone already.
+/// (Not called `signal`: that is C's handler installer.)
+func sendSignal(_ pid: pid_t, _ number: Int32) { _ = kill(pid, number) }
 
 /// One thread that reads a child's pipes until they all end (or until told to stop), handing
 /// each chunk to its collector.

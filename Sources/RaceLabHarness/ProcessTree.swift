@@ -85,7 +85,7 @@ public enum ProcessTree {
     /// SIGKILL each of `processes` that is still the same process (same start time).
     public static func kill(_ processes: [Entry]) {
         for process in processes where entry(process.pid)?.startTime == process.startTime {
-            signal(process.pid, SIGKILL)
+            sendSignal(process.pid, SIGKILL)
         }
     }
 }

@@ -117,12 +117,12 @@ extension RaceLabCommandLine {
         return root
     }
 
+    /// What every command that judges races says of a racelab built without TSan (one place).
+    static let builtWithoutTSan =
+        "this racelab was built without ThreadSanitizer, so it cannot judge races: build it with `make build` (swift build --sanitize=thread)"
+
     func requireTSan() throws(UsageError) {
-        guard rl_tsan_enabled() != 0 else {
-            throw UsageError(
-                "this racelab was built without ThreadSanitizer, so it cannot judge races. Use `make build`, or build with `swift build --sanitize=thread`"
-            )
-        }
+        guard rl_tsan_enabled() != 0 else { throw UsageError(Self.builtWithoutTSan) }
     }
 
     func labList(_ text: String?) throws(UsageError) -> [Lab] {
@@ -330,9 +330,7 @@ extension RaceLabCommandLine {
         let root = packageRoot
         let integrity = Grader.integrity(of: root, trusted: trusted)
         if integrity.status != .tampered && rl_tsan_enabled() == 0 {
-            stderrLine(
-                "racelab: harness failure: this racelab was built without ThreadSanitizer, so it cannot grade. Use `make grade` (it builds with --sanitize=thread)"
-            )
+            stderrLine("racelab: harness failure: " + Self.builtWithoutTSan)
             return 1
         }
         // Set up as bench agreement sets up its "grade" side.

@@ -305,11 +305,7 @@ public struct RaceLabCommandLine {
         }
         settings.trace = arguments.has("trace") || htmlFile != nil
 
-        guard rl_tsan_enabled() != 0 else {
-            throw UsageError(
-                "this racelab was built without ThreadSanitizer, so it cannot judge races. Use `make run`, or build with `swift build --sanitize=thread` and run .build/debug/racelab"
-            )
-        }
+        try requireTSan()
 
         let progress = ProgressLine(enabled: isatty(2) != 0)
         let started = Date()

@@ -45,7 +45,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(command.status, 2)
         XCTAssertEqual(
             command.stderr,
-            "racelab: unknown command 'frobnicate'; valid: list, run, report, explain, policy, doctor, check, hint, progress, grade, grade-all, export, calibrate, bench, compiler-check, help\n"
+            "racelab: unknown command 'frobnicate'; valid: list, run, report, explain, policy, doctor, check, hint, watch, progress, grade, grade-all, export, calibrate, bench, compiler-check, help\n"
         )
         let learners = try LabsTestSupport.runRacelab(["bench", "learners", "/nonexistent/class"])
         XCTAssertEqual(learners.status, 2)
