@@ -173,9 +173,10 @@ public enum ChildRunner {
                 lastLine = line
                 signatures = (line.map(Self.progressSignature), line.map(Self.iterationSignature))
             }
-            let stalled = stall.stalled(signature: signatures.progress, now: now)
+            let share = MachineLoad.cpuShare()
+            let stalled = stall.stalled(signature: signatures.progress, now: now, cpuShare: share)
             let latest = signatures.iteration
-            if iterationWatch.stalled(signature: latest, now: now) {
+            if iterationWatch.stalled(signature: latest, now: now, cpuShare: share) {
                 stallReason =
                     "iteration \(latest ?? "?") went on for \(Int(request.iterationTimeout)) s without ending: the story never finished"
             }

@@ -20,11 +20,12 @@ struct StallWatch {
     }
 
     /// One look at the child's latest progress `signature` at `now`; true once the child made
-    /// no progress for `timeout` seconds of watched time.
-    mutating func stalled(signature: String?, now: Date) -> Bool {
+    /// no progress for `timeout` seconds of watched time. `cpuShare` (`MachineLoad`): the part
+    /// of the machine the child could count on since the last look; time counts at that rate.
+    mutating func stalled(signature: String?, now: Date, cpuShare: Double = 1) -> Bool {
         if let lastLook {
             let gap = now.timeIntervalSince(lastLook)
-            if gap > 0, gap <= missedLook { watched += gap }
+            if gap > 0, gap <= missedLook { watched += gap * min(max(cpuShare, 0.05), 1) }
         }
         lastLook = now
         if signature != lastSignature {

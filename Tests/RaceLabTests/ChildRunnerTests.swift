@@ -64,7 +64,8 @@ final class ChildRunnerTests: XCTestCase {
             #"echo 'RACELAB-PROGRESS {"iteration":2,"checkpointHits":7,"threads":[{"threadID":9,"isMainThread":false,"checkpoint":"lock.a","hit":1,"secondsAgo":0}]}' >&3; exec sleep 60"#,
             stallTimeout: 1)
         XCTAssertEqual(outcome.ending, .killedAfterStall)
-        XCTAssertLessThan(Date().timeIntervalSince(started), 10, "the watchdog, not the child, ended it")
+        XCTAssertLessThan(
+            Date().timeIntervalSince(started), 55, "the watchdog, not the child (asleep for 60 s), ended it")
         XCTAssertEqual(outcome.lastProgress?.iteration, 2)
         XCTAssertEqual(outcome.lastProgress?.threads.first?.checkpoint, "lock.a")
     }
@@ -236,6 +237,25 @@ final class ChildRunnerTests: XCTestCase {
 
 /// The watchdog counts only the time the parent watched.
 final class StallWatchTests: XCTestCase {
+    /// On a busy machine the watchdog's clock runs slower: with a quarter of a core per ready
+    /// thread, a child needs four times as long without progress to be called stuck.
+    func testTheWatchdogCountsTimeAtTheChildsShareOfTheMachine() {
+        XCTAssertEqual(MachineLoad.share(loadavg: "0.52 0.58 0.59 1/812 12345\n", cores: 2), 1)
+        XCTAssertEqual(MachineLoad.share(loadavg: "9.0 9.0 9.0 8/812 12345\n", cores: 2), 0.25)
+        XCTAssertEqual(MachineLoad.share(loadavg: "garbage", cores: 2), 1)
+        let start = Date()
+        var watch = StallWatch(timeout: 1)
+        var stalled = false
+        for tick in 0...60 {
+            stalled = watch.stalled(signature: "1/5", now: start + Double(tick) * 0.02, cpuShare: 0.25)
+        }
+        XCTAssertFalse(stalled, "1.2 s of a busy machine is 0.3 s of the child's share")
+        for tick in 61...260 {
+            stalled = watch.stalled(signature: "1/5", now: start + Double(tick) * 0.02, cpuShare: 0.25)
+        }
+        XCTAssertTrue(stalled, "5.2 s at a quarter share is over the 1 s timeout")
+    }
+
     func testSilenceForTheTimeoutIsAStall() {
         var watch = StallWatch(timeout: 1)
         let start = Date()
