@@ -155,6 +155,7 @@ public enum ChildRunner {
         var tracked: Set<ProcessTree.Entry> = []
         var lastScan = Date.distantPast
         var lastLine: String?
+        var lastCPUWait: Double?
         var signatures: (progress: String?, iteration: String?) = (nil, nil)
         while true {
             let done = waitpid(pid, &status, WNOHANG)
@@ -173,10 +174,21 @@ public enum ChildRunner {
                 lastLine = line
                 signatures = (line.map(Self.progressSignature), line.map(Self.iterationSignature))
             }
-            let share = MachineLoad.cpuShare()
-            let stalled = stall.stalled(signature: signatures.progress, now: now, cpuShare: share)
+            // Time the child waited for a CPU does not count as time without progress. Asked
+            // only of a child already half way to a verdict: reading every thread's statistics
+            // at each look would cost more than the children.
+            var waited = 0.0
+            if stall.watched > stall.timeout / 2 || iterationWatch.watched > iterationWatch.timeout / 2,
+                let total = CPUWait.seconds(of: pid)
+            {
+                waited = lastCPUWait.map { max(0, total - $0) } ?? 0
+                lastCPUWait = total
+            } else {
+                lastCPUWait = nil
+            }
+            let stalled = stall.stalled(signature: signatures.progress, now: now, waitedForCPU: waited)
             let latest = signatures.iteration
-            if iterationWatch.stalled(signature: latest, now: now, cpuShare: share) {
+            if iterationWatch.stalled(signature: latest, now: now, waitedForCPU: waited) {
                 stallReason =
                     "iteration \(latest ?? "?") went on for \(Int(request.iterationTimeout)) s without ending: the story never finished"
             }

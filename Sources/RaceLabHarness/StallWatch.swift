@@ -10,7 +10,7 @@ struct StallWatch {
     let timeout: Double
     /// A gap between two looks longer than this is time the parent did not watch.
     let missedLook: Double
-    private var watched = 0.0
+    private(set) var watched = 0.0
     private var lastLook: Date?
     private var lastSignature: String?
 
@@ -20,12 +20,13 @@ struct StallWatch {
     }
 
     /// One look at the child's latest progress `signature` at `now`; true once the child made
-    /// no progress for `timeout` seconds of watched time. `cpuShare` (`MachineLoad`): the part
-    /// of the machine the child could count on since the last look; time counts at that rate.
-    mutating func stalled(signature: String?, now: Date, cpuShare: Double = 1) -> Bool {
+    /// no progress for `timeout` seconds of watched time. `waitedForCPU`: seconds the child's
+    /// threads spent waiting for a CPU since the last look (`CPUWait`), all added up; time the
+    /// child was starved does not count.
+    mutating func stalled(signature: String?, now: Date, waitedForCPU: Double = 0) -> Bool {
         if let lastLook {
             let gap = now.timeIntervalSince(lastLook)
-            if gap > 0, gap <= missedLook { watched += gap * min(max(cpuShare, 0.05), 1) }
+            if gap > 0, gap <= missedLook { watched += max(0, gap - max(waitedForCPU, 0)) }
         }
         lastLook = now
         if signature != lastSignature {

@@ -237,23 +237,24 @@ final class ChildRunnerTests: XCTestCase {
 
 /// The watchdog counts only the time the parent watched.
 final class StallWatchTests: XCTestCase {
-    /// On a busy machine the watchdog's clock runs slower: with a quarter of a core per ready
-    /// thread, a child needs four times as long without progress to be called stuck.
-    func testTheWatchdogCountsTimeAtTheChildsShareOfTheMachine() {
-        XCTAssertEqual(MachineLoad.share(loadavg: "0.52 0.58 0.59 1/812 12345\n", cores: 2), 1)
-        XCTAssertEqual(MachineLoad.share(loadavg: "9.0 9.0 9.0 8/812 12345\n", cores: 2), 0.25)
-        XCTAssertEqual(MachineLoad.share(loadavg: "garbage", cores: 2), 1)
+    /// Time a child's threads spent waiting for a CPU is not time without progress: a starved
+    /// child is not stuck; a deadlocked one (it waits for nothing the CPU can give) is.
+    func testTheWatchdogDoesNotCountTimeTheChildWaitedForACPU() {
+        XCTAssertEqual(CPUWait.waitedNanoseconds(schedstat: "254542 196150 1\n"), 196_150)
+        XCTAssertNil(CPUWait.waitedNanoseconds(schedstat: "garbage"))
+        XCTAssertNotNil(CPUWait.seconds(of: getpid()), "this kernel keeps scheduler statistics")
         let start = Date()
-        var watch = StallWatch(timeout: 1)
-        var stalled = false
-        for tick in 0...60 {
-            stalled = watch.stalled(signature: "1/5", now: start + Double(tick) * 0.02, cpuShare: 0.25)
+        var starved = StallWatch(timeout: 1)
+        var stuck = StallWatch(timeout: 1)
+        var starvedStalled = false
+        var stuckStalled = false
+        for tick in 0...100 {
+            let now = start + Double(tick) * 0.02
+            starvedStalled = starved.stalled(signature: "1/5", now: now, waitedForCPU: 0.03)  // two threads, ready
+            stuckStalled = stuck.stalled(signature: "1/5", now: now)
         }
-        XCTAssertFalse(stalled, "1.2 s of a busy machine is 0.3 s of the child's share")
-        for tick in 61...260 {
-            stalled = watch.stalled(signature: "1/5", now: start + Double(tick) * 0.02, cpuShare: 0.25)
-        }
-        XCTAssertTrue(stalled, "5.2 s at a quarter share is over the 1 s timeout")
+        XCTAssertFalse(starvedStalled, "2 s of waiting for a CPU is not 2 s without progress")
+        XCTAssertTrue(stuckStalled, "2 s with the CPU it wanted and no progress: stuck")
     }
 
     func testSilenceForTheTimeoutIsAStall() {
