@@ -102,12 +102,7 @@ public enum ConcurrentPerformLab: LabScenario {
             defer { ThreadHold.cancel() }
             // Held, or all done without (the rows were measured on the main thread, or with no
             // synchronisation point after them). The caps are for a lab that never settles.
-            var held = false
-            _ = run.waitUntil(timeout: 5) {
-                held = ThreadHold.waitUntilHeld(timeout: 0.002)
-                return held || LabQuiet.now
-            }
-            guard held else { return }
+            guard ThreadHold.waitUntilHeldOrQuiet(run) else { return }
             _ = run.waitUntil(timeout: 4) { LabQuiet.butForHeldThreadNow }
             ThreadHold.release()
             run.record("rows held", 1)

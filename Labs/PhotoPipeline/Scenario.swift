@@ -354,11 +354,7 @@ public enum PhotoPipelineLab: LabScenario {
                 let due = taken + 1 + Int(run.random.next(upperBound: UInt64(max(2 * visibleCount - taken, 1))))
                 ThreadHold.arm(atHit: due, at: .point(skipping: Int(run.random.next(upperBound: UInt64(16)))), atMost: 2, untilIWait: true)
                 defer { ThreadHold.cancel() }
-                var held = false
-                _ = run.waitUntil(timeout: 5) {
-                    held = ThreadHold.waitUntilHeld(timeout: 0.002)
-                    return held || LabQuiet.now
-                }
+                let held = ThreadHold.waitUntilHeldOrQuiet(run)
                 let step = log.lastSteps.load(ordering: .relaxed)
                 if held, step >> 8 == due {
                     let row = step & 0xFF

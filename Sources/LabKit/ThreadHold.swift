@@ -129,6 +129,18 @@ extension ThreadHold {
         rl_hold_wait_held(Int64(timeout * 1e9)) == 1
     }
 
+    /// For a hold armed with `arm(atHit:at:atMost:)` on work the user's action starts: true once
+    /// its thread is held, false once the lab went quiet without (the work took another way, or
+    /// ran out of synchronisation points). The cap is for a lab that never settles.
+    public static func waitUntilHeldOrQuiet(_ run: ScenarioRun, cap: Double = 5) -> Bool {
+        var held = false
+        _ = run.waitUntil(timeout: cap) {
+            held = waitUntilHeld(timeout: 0.002)
+            return held || LabQuiet.now
+        }
+        return held
+    }
+
     /// Takes back a hold armed but not reached.
     public static func cancel() {
         dueHit.store(0, ordering: .relaxed)
