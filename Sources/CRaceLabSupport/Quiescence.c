@@ -311,7 +311,39 @@ RL_INVISIBLE int rl_quiet_waits_untimed(int64_t tid) {
 #endif
 }
 
-RL_INVISIBLE int rl_quiet_look(int64_t *busy, int flags) {
+/// How many times thread `tid` has been given a CPU (the third field of its schedstat, else its
+/// context switches), or -1 if the system does not say. Unchanged between two reads: the thread
+/// did not run in between.
+RL_INVISIBLE static long long task_runs(int64_t tid) {
+#if RL_LINUX_FACILITIES
+    char text[512];
+    unsigned long long numbers[3] = {0};
+    if (rl_read_task_file(tid, "schedstat", text, sizeof text) > 0 && parse_numbers(text, numbers, 3) == 3) {
+        return (long long)numbers[2];
+    }
+    if (rl_read_task_file(tid, "status", text, sizeof text) <= 0) return -1;
+    long long switches = 0;
+    for (const char *c = text; *c; c++) {
+        if (*c != '\n') continue;
+        const char *line = c + 1;
+        const char *names[2] = {"voluntary_ctxt_switches:", "nonvoluntary_ctxt_switches:"};
+        for (int n = 0; n < 2; n++) {
+            const char *a = line, *b = names[n];
+            while (*b && *a == *b) a++, b++;
+            if (*b) continue;
+            while (*a == '\t' || *a == ' ') a++;
+            while (*a >= '0' && *a <= '9') switches = switches * 10 + (*a++ - '0');
+        }
+    }
+    return switches;
+#else
+    (void)tid;
+    return -1;
+#endif
+}
+
+/// No main-queue or delayed work waits to begin, and no thread is being started.
+RL_INVISIBLE static int nothing_pending(int64_t *busy, int flags) {
     if (LOAD(&threads_starting) > 0) {
         *busy = -2;
         return 0;
@@ -320,6 +352,40 @@ RL_INVISIBLE int rl_quiet_look(int64_t *busy, int flags) {
         *busy = -1;
         return 0;
     }
+    return 1;
+}
+
+/// One pass over the lab's threads: 1 if each has ended or waits for the lab. The first pass
+/// notes each thread's id and CPU turns (read before its state); the second (read after its
+/// state) requires the same thread with the same turns.
+RL_INVISIBLE static int threads_wait(int64_t *busy, int flags, int64_t *seen, long long *runs, int second) {
+    for (int index = 0; index < RL_QUIET_SLOTS; index++) {
+        int64_t tid = LOAD(&slot_thread[index]);
+        if (tid == 0 || LOAD(&slot_is_paused[index]) || LOAD(&slot_story_held[index])) tid = 0;
+        int held = tid != 0 && LOAD(&slot_is_held[index]);
+        if (held && (flags & RL_QUIET_BUT_HELD)) tid = 0;
+        if (!second) {
+            seen[index] = tid;
+            runs[index] = tid == 0 ? -1 : task_runs(tid);
+        }
+        if (tid == 0) {
+            if (second && seen[index] != 0) {  // ended, or held or paused since: it ran
+                *busy = seen[index];
+                return 0;
+            }
+            continue;
+        }
+        int pool = LOAD(&slot_is_pool[index]) && LOAD(&slot_running[index]) == 0;
+        if (held || thread_is_busy(tid, pool) || (second && (seen[index] != tid || task_runs(tid) != runs[index]))) {
+            *busy = tid;
+            return 0;
+        }
+    }
+    return 1;
+}
+
+RL_INVISIBLE int rl_quiet_look(int64_t *busy, int flags) {
+    if (!nothing_pending(busy, flags)) return 0;
 #if !RL_LINUX_FACILITIES
     // Without /proc, quiet is a clock's guess: no checkpoint hit for 300 ms (a thread that works
     // between checkpoints for longer looks quiet). Said to the user (PlatformChecks).
@@ -328,17 +394,14 @@ RL_INVISIBLE int rl_quiet_look(int64_t *busy, int flags) {
         return 0;
     }
 #endif
-    for (int index = 0; index < RL_QUIET_SLOTS; index++) {
-        int64_t tid = LOAD(&slot_thread[index]);
-        if (tid == 0 || LOAD(&slot_is_paused[index]) || LOAD(&slot_story_held[index])) continue;
-        int held = LOAD(&slot_is_held[index]);
-        if (held && (flags & RL_QUIET_BUT_HELD)) continue;
-        int pool = LOAD(&slot_is_pool[index]) && LOAD(&slot_running[index]) == 0;
-        if (held || thread_is_busy(tid, pool)) {
-            *busy = tid;
-            return 0;
-        }
-    }
+    // Threads are read one after another, so one pass is no snapshot: a thread seen waiting may
+    // be woken by one read later, which then ends or waits. Two passes, with each thread seen
+    // waiting both times and given no CPU in between, prove that every thread waited at once
+    // (any moment between the passes): then nothing of the lab can wake another.
+    int64_t seen[RL_QUIET_SLOTS];
+    long long runs[RL_QUIET_SLOTS];
+    if (!threads_wait(busy, flags, seen, runs, 0) || !threads_wait(busy, flags, seen, runs, 1)) return 0;
+    if (!nothing_pending(busy, flags)) return 0;
     // Quiet but for threads that hold a strong reference until the user's next action: the
     // story waits, so no action is coming. They go on (StoryHolds.c), and are busy again.
     if (rl_story_end_strong_holds()) {
@@ -347,6 +410,21 @@ RL_INVISIBLE int rl_quiet_look(int64_t *busy, int flags) {
     }
     *busy = 0;
     return 1;
+}
+
+RL_INVISIBLE void rl_quiet_count_waits(int64_t *on_futex, int64_t *in_other_calls) {
+    *on_futex = 0;
+    *in_other_calls = 0;
+#if RL_LINUX_FACILITIES
+    for (int index = 0; index < RL_QUIET_SLOTS; index++) {
+        int64_t tid = LOAD(&slot_thread[index]);
+        if (tid == 0 || (LOAD(&slot_is_pool[index]) && LOAD(&slot_running[index]) == 0)) continue;
+        unsigned long long call[7] = {0};
+        if (task_state(tid, call) != RL_TASK_IN_CALL) continue;
+        if ((long)call[0] == SYS_futex) (*on_futex)++;
+        else (*in_other_calls)++;
+    }
+#endif
 }
 
 RL_INVISIBLE int64_t rl_quiet_queued_work(void) { return LOAD(&waiting_work); }

@@ -132,17 +132,19 @@ public final class ScenarioRun {
     /// a wait that must not run anything queued for the main thread.
     @discardableResult
     public func busyWait(timeout: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeout * 1_000_000_000)
-        while !condition() { if DispatchTime.now().uptimeNanoseconds >= deadline { return false } }
+        var deadline = LabDeadline(seconds: timeout)
+        while !condition() { if deadline.hasPassed() { return false } }
         return true
     }
 
-    /// Spin the main run loop until `condition` holds; false if `timeout` passed first.
+    /// Spin the main run loop until `condition` holds; false if `timeout` passed first, on the
+    /// lab's own clock (`LabDeadline`: time spent waiting for a CPU on a busy machine does not
+    /// count).
     @discardableResult
     public func waitUntil(timeout: Double, _ condition: () -> Bool) -> Bool {
-        let end = Date(timeIntervalSinceNow: timeout)
+        var deadline = LabDeadline(seconds: timeout)
         while !condition() {
-            if Date() >= end { return false }
+            if deadline.hasPassed() { return false }
             RunLoop.main.run(until: Date(timeIntervalSinceNow: 0.002))
         }
         return true
@@ -177,12 +179,18 @@ public final class ScenarioRun {
     @discardableResult
     public func waitUntilDoneOrQuiet(timeout: Double = 30, _ condition: () -> Bool) -> Bool {
         var quietLooks = 0
-        waitUntil(timeout: timeout) {
+        let settled = waitUntil(timeout: timeout) {
             if condition() { return true }
             quietLooks = LabQuiet.now ? quietLooks + 1 : 0
             return quietLooks >= 2
         }
-        return condition()
+        let done = condition()
+        if !done {
+            note(settled
+                ? "the app went quiet with the work not done: \(LabQuiet.waitsNow)"
+                : "the app was still busy after \(timeout)s of its own time: \(LabQuiet.busyNow)")
+        }
+        return done
     }
 
     /// `waitUntilDoneOrQuiet` without turning the main run loop: for a screen that blocks while it

@@ -75,9 +75,9 @@ public final class ScreenLifetime: Sendable {
     /// (nothing left running will let go of it: something keeps it), or `timeout` passed; then
     /// every release recorded since the last call. A screen still alive then is left out.
     public func awaitReleases(of iteration: Int64, timeout: Double) -> [Release] {
-        let end = Date(timeIntervalSinceNow: timeout)
+        var deadline = LabDeadline(seconds: timeout)
         var quietLooks = 0
-        while alive(in: iteration) > 0 && Date() < end && quietLooks < 2 {
+        while alive(in: iteration) > 0 && !deadline.hasPassed() && quietLooks < 2 {
             RunLoop.main.run(until: Date(timeIntervalSinceNow: 0.001))
             quietLooks = LabQuiet.now ? quietLooks + 1 : 0
         }
