@@ -47,7 +47,9 @@ public enum LabQuiet {
         rl_quiet_count_waits(&onFutex, &inOtherCalls)
         var parts: [String] = []
         if onFutex > 0 { parts.append("\(onFutex) thread(s) wait for a lock, a condition, a semaphore or a queue") }
-        if inOtherCalls > 0 { parts.append("\(inOtherCalls) thread(s) wait in another system call (a poll, a run loop, a join)") }
+        if inOtherCalls > 0 {
+            parts.append("\(inOtherCalls) thread(s) wait in another system call (a poll, a run loop, a join)")
+        }
         return parts.isEmpty ? "no thread of the app waits: every one has ended" : parts.joined(separator: "; ")
     }
 }

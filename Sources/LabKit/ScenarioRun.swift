@@ -186,9 +186,10 @@ public final class ScenarioRun {
         }
         let done = condition()
         if !done {
-            note(settled
-                ? "the app went quiet with the work not done: \(LabQuiet.waitsNow)"
-                : "the app was still busy after \(timeout)s of its own time: \(LabQuiet.busyNow)")
+            note(
+                settled
+                    ? "the app went quiet with the work not done: \(LabQuiet.waitsNow)"
+                    : "the app was still busy after \(timeout)s of its own time: \(LabQuiet.busyNow)")
         }
         return done
     }

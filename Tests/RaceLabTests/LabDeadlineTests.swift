@@ -38,7 +38,9 @@ final class LabDeadlineTests: XCTestCase {
         while DispatchTime.now().uptimeNanoseconds < wallEnd {}
         let passed = deadline.hasPassed()
         stop.value.store(true, ordering: .relaxed)
-        XCTAssertFalse(passed, "0.6 s of plain time with \(spinners) threads on \(spinners / 3) CPUs is under 0.5 s of the lab's own time")
+        XCTAssertFalse(
+            passed,
+            "0.6 s of plain time with \(spinners) threads on \(spinners / 3) CPUs is under 0.5 s of the lab's own time")
     }
 }
 
