@@ -6,13 +6,6 @@ import Foundation
 /// classes, `--jobs` children on few cores) a lab that is starved is not stuck, while one that
 /// had the CPU it wanted (a deadlock wants none; a spin gets its share) and did not finish is.
 package enum CPUWait {
-    /// Seconds the threads of process `pid` have waited, all added up, or nil where the kernel
-    /// does not say (no /proc, schedstats off): a time limit then counts plain time.
-    package static func seconds(of pid: pid_t) -> Double? {
-        guard let waits = threadWaits(of: pid) else { return nil }
-        return Double(waits.values.reduce(0, +)) / 1e9
-    }
-
     /// Nanoseconds each thread of process `pid` has waited for a CPU since it began, by thread
     /// id, or nil where the kernel does not say.
     package static func threadWaits(of pid: pid_t) -> [String: UInt64]? {
@@ -36,5 +29,13 @@ package enum CPUWait {
     package static func waitedNanoseconds(schedstat: String) -> UInt64? {
         let fields = schedstat.split(separator: " ")
         return fields.count >= 2 ? UInt64(fields[1].trimmingCharacters(in: .whitespacesAndNewlines)) : nil
+    }
+
+    /// Seconds the most starved thread waited between two readings of `threadWaits`: threads
+    /// wait side by side, so their sum would count one moment many times. A thread begun since
+    /// has waited only since; a thread id reused by a new thread reads less.
+    package static func longestWait(from before: [String: UInt64], to after: [String: UInt64]) -> Double {
+        let longest = after.map { thread, waited in waited - min(waited, before[thread] ?? 0) }.max() ?? 0
+        return Double(longest) / 1e9
     }
 }

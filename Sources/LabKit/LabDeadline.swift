@@ -7,22 +7,23 @@ import Foundation
 /// no scheduler statistics, and for a window under half a second (a moment a story times, not a
 /// cap on work), plain time.
 struct LabDeadline {
-    private var end: UInt64
+    private var end: Double
     private let waitsAtStart: [String: UInt64]?
-    private var movedOnBy: UInt64 = 0
+    private var movedOnBy = 0.0
 
     init(seconds: Double) {
-        end = DispatchTime.now().uptimeNanoseconds + UInt64(max(seconds, 0) * 1e9)
+        end = Self.now + max(seconds, 0)
         waitsAtStart = seconds < 0.5 ? nil : CPUWait.threadWaits(of: getpid())
     }
 
+    private static var now: Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
     /// Whether the limit is reached. Asks the kernel only once the plain time is up.
     mutating func hasPassed() -> Bool {
-        let now = DispatchTime.now().uptimeNanoseconds
+        let now = Self.now
         guard now >= end else { return false }
         guard let start = waitsAtStart, let waits = CPUWait.threadWaits(of: getpid()) else { return true }
-        // A thread begun since has waited only since; a thread id reused by a new thread reads less.
-        let longest = waits.map { thread, waited in waited - min(waited, start[thread] ?? 0) }.max() ?? 0
+        let longest = CPUWait.longestWait(from: start, to: waits)
         guard longest > movedOnBy else { return true }
         end += longest - movedOnBy
         movedOnBy = longest

@@ -16,6 +16,12 @@ public struct ChildRequest: Sendable {
     /// threads keep reaching checkpoints while it never ends (its main thread blocked for good)
     /// is a hang too. Far above any honest iteration, on any machine.
     public var iterationTimeout: Double = 120
+    /// Before its first progress line the child is starting (loading, ThreadSanitizer setting up
+    /// its memory): no lab code has run, and on a machine short of CPU, memory or disk that can
+    /// take far longer than the lab's own watchdog allows. Killed after this long without one,
+    /// it is a run that could not be judged, never a hang of the code under test. nil: a child
+    /// that sends no progress lines (a tool), watched by `stallTimeout` from the start.
+    public var startupTimeout: Double?
     /// After a crash marker shows on stderr, how long the child may take to die by itself.
     public var crashGrace: Double
     /// Bytes kept of each output stream; the rest is read and dropped.
@@ -53,6 +59,8 @@ public struct ChildOutcome: Sendable {
         /// Killed by the watchdog: it printed a crash but did not die (TSan can spin in its
         /// deadly-signal handler).
         case killedAfterCrash
+        /// Killed by the watchdog: no progress line within `startupTimeout` (it never began).
+        case killedBeforeStart
         /// Could not be started at all.
         case failedToStart(String)
     }
@@ -155,7 +163,7 @@ public enum ChildRunner {
         var tracked: Set<ProcessTree.Entry> = []
         var lastScan = Date.distantPast
         var lastLine: String?
-        var lastCPUWait: Double?
+        var cpuWaits: (at: Date, threads: [String: UInt64])?
         var signatures: (progress: String?, iteration: String?) = (nil, nil)
         while true {
             let done = waitpid(pid, &status, WNOHANG)
@@ -175,18 +183,21 @@ public enum ChildRunner {
                 signatures = (line.map(Self.progressSignature), line.map(Self.iterationSignature))
             }
             // Time the child waited for a CPU does not count as time without progress. Asked
-            // only of a child already half way to a verdict: reading every thread's statistics
-            // at each look would cost more than the children.
+            // only of a child silent for a quarter of a second, at most 4 times a second:
+            // reading every thread's statistics at each look would cost more than the children.
             var waited = 0.0
-            if stall.watched > stall.timeout / 2 || iterationWatch.watched > iterationWatch.timeout / 2,
-                let total = CPUWait.seconds(of: pid)
+            if max(stall.watched, iterationWatch.watched) < 0.25 {
+                cpuWaits = nil
+            } else if now.timeIntervalSince(cpuWaits?.at ?? .distantPast) >= 0.25,
+                let threads = CPUWait.threadWaits(of: pid)
             {
-                waited = lastCPUWait.map { max(0, total - $0) } ?? 0
-                lastCPUWait = total
-            } else {
-                lastCPUWait = nil
+                waited = cpuWaits.map { CPUWait.longestWait(from: $0.threads, to: threads) } ?? 0
+                cpuWaits = (now, threads)
             }
-            let stalled = stall.stalled(signature: signatures.progress, now: now, waitedForCPU: waited)
+            let silent = stall.stalled(signature: signatures.progress, now: now, waitedForCPU: waited)
+            // Before its first progress line, a lab child is still starting: a longer allowance.
+            let starting = !stall.sawProgress && request.startupTimeout != nil
+            let stalled = starting ? stall.watched > request.startupTimeout ?? 0 : silent
             let latest = signatures.iteration
             if iterationWatch.stalled(signature: latest, now: now, waitedForCPU: waited) {
                 stallReason =
@@ -196,7 +207,7 @@ public enum ChildRunner {
             if let crashSeenAt, now.timeIntervalSince(crashSeenAt) > request.crashGrace {
                 killedFor = .killedAfterCrash
             } else if stalled || stallReason != nil {
-                killedFor = .killedAfterStall
+                killedFor = starting && stallReason == nil ? .killedBeforeStart : .killedAfterStall
             }
             if killedFor != nil {
                 tracked.formUnion(ProcessTree.descendants(of: pid, in: ProcessTree.snapshot()))

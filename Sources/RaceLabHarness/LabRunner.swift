@@ -169,9 +169,10 @@ public enum LabRunner {
         }
         defer { folder.remove() }
         let traceFile = settings.trace ? try? TraceFile.create(in: folder.url) : nil
-        let request = childRequest(
+        var request = childRequest(
             settings.executable, arguments: childArguments(plan) + (traceFile.map { ["--trace-file", $0.path] } ?? []),
             folder: folder, stallTimeout: stallTimeout, sandbox: settings.sandbox)
+        request.startupTimeout = max(60, stallTimeout)
         let child = ChildRunner.run(request)
         saveLog(child, plan: plan, settings: settings)
         var verdict = VerdictBuilder.verdict(plan: plan, kind: kind, child: child, reproduce: reproduce)

@@ -13,25 +13,36 @@ struct StallWatch {
     private(set) var watched = 0.0
     private var lastLook: Date?
     private var lastSignature: String?
+    /// Time the child waited for a CPU, not yet taken off watched time.
+    private var cpuCredit = 0.0
 
     init(timeout: Double, missedLook: Double = 1) {
         self.timeout = timeout
         self.missedLook = missedLook
     }
 
+    /// Whether a look has seen any progress line yet.
+    var sawProgress: Bool { lastSignature != nil }
+
     /// One look at the child's latest progress `signature` at `now`; true once the child made
-    /// no progress for `timeout` seconds of watched time. `waitedForCPU`: seconds the child's
-    /// threads spent waiting for a CPU since the last look (`CPUWait`), all added up; time the
-    /// child was starved does not count.
+    /// no progress for `timeout` seconds of watched time. `waitedForCPU`: seconds the child
+    /// waited for a CPU since it was last said (`CPUWait`: the most any one of its threads
+    /// waited); time the child was starved does not count, whichever looks it fell between.
     mutating func stalled(signature: String?, now: Date, waitedForCPU: Double = 0) -> Bool {
+        cpuCredit += max(waitedForCPU, 0)
         if let lastLook {
             let gap = now.timeIntervalSince(lastLook)
-            if gap > 0, gap <= missedLook { watched += max(0, gap - max(waitedForCPU, 0)) }
+            if gap > 0, gap <= missedLook {
+                let starved = min(gap, cpuCredit)
+                cpuCredit -= starved
+                watched += gap - starved
+            }
         }
         lastLook = now
         if signature != lastSignature {
             lastSignature = signature
             watched = 0
+            cpuCredit = 0
         }
         return watched > timeout
     }

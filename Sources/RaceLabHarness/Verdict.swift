@@ -140,6 +140,10 @@ public enum VerdictBuilder {
                     summary: (child.stallReason.map { "\($0), killed by the watchdog; " }
                         ?? "no progress, killed by the watchdog; ")
                         + positions(verdict.hangPositions)))
+        case .killedBeforeStart:
+            verdict.harnessError =
+                "the child sent no sign of life for a minute of its own time and was killed before any lab code ran"
+                + " (the machine is short of memory or disk, or the harness is broken): run it again"
         case .failedToStart(let reason):
             verdict.harnessError = "could not start the child process: \(reason)"
         case .exited(let status):

@@ -9,12 +9,15 @@ import XCTest
 /// The parent must survive whatever a child does. These children are small shell scripts
 /// that misbehave on purpose.
 final class ChildRunnerTests: XCTestCase {
-    func shell(_ script: String, stallTimeout: Double = 5, outputLimit: Int = 1 << 20) -> ChildOutcome {
-        ChildRunner.run(
-            ChildRequest(
-                executable: URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", script],
-                environment: ["PATH": "/usr/bin:/bin"], stallTimeout: stallTimeout, crashGrace: 0.5,
-                outputLimit: outputLimit))
+    func shell(
+        _ script: String, stallTimeout: Double = 5, startupTimeout: Double? = nil, outputLimit: Int = 1 << 20
+    ) -> ChildOutcome {
+        var request = ChildRequest(
+            executable: URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", script],
+            environment: ["PATH": "/usr/bin:/bin"], stallTimeout: stallTimeout, crashGrace: 0.5,
+            outputLimit: outputLimit)
+        request.startupTimeout = startupTimeout
+        return ChildRunner.run(request)
     }
 
     static let clean =
@@ -68,6 +71,29 @@ final class ChildRunnerTests: XCTestCase {
             Date().timeIntervalSince(started), 55, "the watchdog, not the child (asleep for 60 s), ended it")
         XCTAssertEqual(outcome.lastProgress?.iteration, 2)
         XCTAssertEqual(outcome.lastProgress?.threads.first?.checkpoint, "lock.a")
+    }
+
+    /// A lab child starting slowly (a loaded machine: its binary read from disk, TSan mapping
+    /// its memory) is not a hang: before its first progress line the startup allowance applies.
+    func testASlowStartIsNotAHang() {
+        let outcome = shell(
+            #"sleep 2; echo 'RACELAB-PROGRESS {"iteration":1,"checkpointHits":0,"threads":[]}' >&3; echo '\#(Self.clean)' >&3"#,
+            stallTimeout: 1, startupTimeout: 30)
+        XCTAssertEqual(outcome.ending, .exited(0), "2 s to start, with a 1 s watchdog and 30 s to start")
+        XCTAssertEqual(outcome.result?.iterationsRun, 3)
+    }
+
+    /// One that never starts is killed, as a run that cannot be judged, not a hang of the lab.
+    func testAChildThatNeverStartsIsKilledAsNotStarted() {
+        let started = Date()
+        let outcome = shell("exec sleep 60", stallTimeout: 0.5, startupTimeout: 1.5)
+        XCTAssertEqual(outcome.ending, .killedBeforeStart)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 50, "the watchdog, not the child, ended it")
+        let verdict = VerdictBuilder.verdict(
+            plan: ScenarioPlan(lab: "list-adder", variant: "fixed", mode: .stress, iterations: 1, seed: 1),
+            kind: .fixed, child: outcome, reproduce: "r")
+        XCTAssertFalse(verdict.fired(.hang), "no lab code ran: not a hang")
+        XCTAssertNotNil(verdict.harnessError)
     }
 
     func testFailuresSentBeforeAHangAreKept() {
@@ -242,7 +268,7 @@ final class StallWatchTests: XCTestCase {
     func testTheWatchdogDoesNotCountTimeTheChildWaitedForACPU() {
         XCTAssertEqual(CPUWait.waitedNanoseconds(schedstat: "254542 196150 1\n"), 196_150)
         XCTAssertNil(CPUWait.waitedNanoseconds(schedstat: "garbage"))
-        XCTAssertNotNil(CPUWait.seconds(of: getpid()), "this kernel keeps scheduler statistics")
+        XCTAssertNotNil(CPUWait.threadWaits(of: getpid()), "this kernel keeps scheduler statistics")
         let start = Date()
         var starved = StallWatch(timeout: 1)
         var stuck = StallWatch(timeout: 1)
@@ -255,6 +281,29 @@ final class StallWatchTests: XCTestCase {
         }
         XCTAssertFalse(starvedStalled, "2 s of waiting for a CPU is not 2 s without progress")
         XCTAssertTrue(stuckStalled, "2 s with the CPU it wanted and no progress: stuck")
+    }
+
+    /// Waits are read 4 times a second, not at every look: each reading is taken off the looks
+    /// that follow it, whichever they are.
+    func testAWaitReadNowAndThenIsTakenOffTheLooksThatFollow() {
+        var watch = StallWatch(timeout: 1)
+        let start = Date()
+        var stalled = false
+        for tick in 0...150 {  // 3 s of looks, 20 ms apart; a reading every 250 ms
+            let waited = tick > 0 && tick % 12 == 0 ? 0.24 : 0
+            stalled = stalled || watch.stalled(signature: "1/5", now: start + Double(tick) * 0.02, waitedForCPU: waited)
+        }
+        XCTAssertFalse(stalled, "3 s, nearly all of it spent waiting for a CPU: about 0.25 s watched")
+    }
+
+    /// Threads wait side by side: the most starved one says how long the child was held back,
+    /// not their sum (4 spinning threads on 2 CPUs would otherwise never be watched at all).
+    func testTheLongestWaitOfOneThreadCountsNotTheSum() {
+        let before: [String: UInt64] = ["10": 1_000_000_000, "11": 500_000_000, "12": 9_000_000_000]
+        let after: [String: UInt64] = ["10": 1_400_000_000, "11": 800_000_000, "12": 100_000_000, "13": 200_000_000]
+        // 10 waited 0.4 s, 11 0.3 s, 13 (new) 0.2 s; 12 reads less: a new thread with a reused id.
+        XCTAssertEqual(CPUWait.longestWait(from: before, to: after), 0.4, accuracy: 1e-9)
+        XCTAssertEqual(CPUWait.longestWait(from: [:], to: [:]), 0)
     }
 
     func testSilenceForTheTimeoutIsAStall() {
