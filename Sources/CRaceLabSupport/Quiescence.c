@@ -412,19 +412,4 @@ RL_INVISIBLE int rl_quiet_look(int64_t *busy, int flags) {
     return 1;
 }
 
-RL_INVISIBLE void rl_quiet_count_waits(int64_t *on_futex, int64_t *in_other_calls) {
-    *on_futex = 0;
-    *in_other_calls = 0;
-#if RL_LINUX_FACILITIES
-    for (int index = 0; index < RL_QUIET_SLOTS; index++) {
-        int64_t tid = LOAD(&slot_thread[index]);
-        if (tid == 0 || (LOAD(&slot_is_pool[index]) && LOAD(&slot_running[index]) == 0)) continue;
-        unsigned long long call[7] = {0};
-        if (task_state(tid, call) != RL_TASK_IN_CALL) continue;
-        if ((long)call[0] == SYS_futex) (*on_futex)++;
-        else (*in_other_calls)++;
-    }
-#endif
-}
-
 RL_INVISIBLE int64_t rl_quiet_queued_work(void) { return LOAD(&waiting_work); }

@@ -45,6 +45,16 @@ public enum RunMode: String, Codable, CodingKeyRepresentable, Sendable, CaseIter
     case explore
     /// Checkpoints become seeded random delays and actions come at random moments.
     case stress
+
+    /// Added to a grade's seed for this pass's children (then + the run's number): each pass
+    /// its own range, so no two children of one grade share a seed.
+    public var seedOffset: UInt64 {
+        switch self {
+        case .scripted: 0
+        case .explore: 500
+        case .stress: 1000
+        }
+    }
 }
 
 /// Everything about a lab that is not code: shown by `racelab list`, used by reports. The parent

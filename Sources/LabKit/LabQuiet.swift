@@ -38,18 +38,4 @@ public enum LabQuiet {
         default: return "thread \(busy) was still running, or waiting for a time to pass"
         }
     }
-
-    /// What the lab's threads wait for, in words, for a story that went quiet with its work not
-    /// done ("2 threads wait for a lock, a condition or a queue, with no time limit").
-    public static var waitsNow: String {
-        var onFutex: Int64 = 0
-        var inOtherCalls: Int64 = 0
-        rl_quiet_count_waits(&onFutex, &inOtherCalls)
-        var parts: [String] = []
-        if onFutex > 0 { parts.append("\(onFutex) thread(s) wait for a lock, a condition, a semaphore or a queue") }
-        if inOtherCalls > 0 {
-            parts.append("\(inOtherCalls) thread(s) wait in another system call (a poll, a run loop, a join)")
-        }
-        return parts.isEmpty ? "no thread of the app waits: every one has ended" : parts.joined(separator: "; ")
-    }
 }

@@ -100,24 +100,10 @@ public struct ScenarioOutcome: Codable, Sendable, Equatable {
     public init() {}
 }
 
-/// Runs a scenario's iterations on the main thread (in a child process, or in-process in tests).
+/// Runs a scenario's iterations on the main thread (in a child process, or in-process in tests):
+/// the plan's pass (`ScenarioPass`) says which iterations and what is armed around each; the
+/// checks (`IterationCheck`) judge each; `OutcomeTally` adds them up.
 public enum ScenarioDriver {
-    /// Largest stress delay at a checkpoint, in microseconds.
-    static let stressJitterMicroseconds = 400
-
-    /// Share of the worker arrivals held in stress mode, per thousand, and for how long at most.
-    static let stressHoldPermille = 20
-    static let stressHoldMicroseconds = 4_000
-
-    /// Stress mode: a random lab thread is preempted every 1 to `interval` µs, for 1 to `sleep` µs.
-    static let stressPreemptIntervalMicroseconds: Int64 = 50
-    static let stressPreemptSleepMicroseconds: Int64 = 300
-
-    /// After an iteration, the most its screens may take to be released (a block still finishing
-    /// on another thread may hold the last reference): a cap; the wait ends as soon as every
-    /// screen is gone or the lab is quiet.
-    static let screenReleaseWait = 30.0
-
     /// Whether a screen released off the main thread fails a run of this kind of variant (true)
     /// or is only a note. Broken variants are judged on their own bug; reference fixes always
     /// keep the rule; exercises and corpus fixes keep it from the off-main-dealloc lab on.
@@ -136,125 +122,36 @@ public enum ScenarioDriver {
         onFailure: @escaping (InvariantFailure) -> Void = { _ in }
     ) -> ScenarioOutcome {
         precondition(Thread.isMainThread, "scenarios drive the UI: run them on the main thread")
-        var outcome = ScenarioOutcome()
-        outcome.tsanEnabled = rl_tsan_enabled() != 0
         rl_quiet_begin_story()
-        let start = Date()
-        let reportsAtStart = rl_tsan_report_count()
-        var noteCounts: [String: Int] = [:]
         _ = MainThreadChecker.shared.drain()
-
-        // Explore mode: a survey of the story first (unless one point is asked for), then every
-        // point it found, up to the plan's iterations.
-        var schedule: [ScenarioRun.Exploration?]
-        switch plan.mode {
-        case .explore: schedule = [plan.point.map { .point($0) } ?? .survey]
-        case .scripted, .stress: schedule = Array(repeating: nil, count: max(plan.iterations, 1))
-        }
-        // Stress: random preemption at the lab threads' synchronisation points (Preemption.c),
-        // for windows between two of the student's own instructions, where no checkpoint is.
-        let preempting =
-            plan.mode == .stress
-            && rl_preemption_start(
-                plan.seed, stressPreemptIntervalMicroseconds,
-                stressPreemptSleepMicroseconds) == 0
-        let signalsAtStart = rl_preemption_signals_sent()
-        defer { if preempting { rl_preemption_stop() } }
-        let strict = Self.holdsToViewRelease(
+        var tally = OutcomeTally()
+        var pass = plan.makePass()
+        let strict = holdsToViewRelease(
             lab.variant(named: plan.variant)?.kind, exerciseKeepsIt: lab.exerciseKeepsViewReleaseOnMain)
+        let checks: [any IterationCheck] = [StoryInvariants(), MainThreadRule(), ViewReleaseRule(strict: strict)]
+        pass.begin()
         var index = 0
-        while index < schedule.count {
+        while index < pass.schedule.count {
             let iteration = index + 1
-            let exploration = schedule[index]
-            var point: ExplorationPoint?
-            if case .point(let explored) = exploration { point = explored }
-            onIteration(iteration, point)
-            let seed = SeededRandom.hash(plan.seed, UInt64(iteration))
+            let run = ScenarioRun(
+                mode: plan.mode, iteration: iteration, seed: SeededRandom.hash(plan.seed, UInt64(iteration)),
+                exploration: pass.schedule[index], onFailure: onFailure)
+            onIteration(iteration, run.exploration?.point)
             Checkpoint.reset()
             rl_trace_begin_iteration(Int64(iteration))
-            let stress = plan.mode == .stress
-            Checkpoint.setJitter(seed: seed, maxMicroseconds: stress ? stressJitterMicroseconds : 0)
-            Checkpoint.setHolds(permille: stress ? stressHoldPermille : 0, maxMicroseconds: stressHoldMicroseconds)
-            let run = ScenarioRun(
-                mode: plan.mode, iteration: iteration, seed: seed, exploration: exploration, onFailure: onFailure)
-            if let point, point.pause == 0 {
-                Checkpoint.armAny(hit: point.hit, limit: ExplorationPoint.timedHold, storyReleases: false)
-            }
+            pass.beforeStory(run)
             ScreenLifetimes.shared.beginIteration(Int64(iteration))
-            // Explore and stress: a lab thread waits at its end until the story is over, and one
-            // that takes a strong reference to a controller waits with it until the user's next
-            // action (StoryHolds.c): what it holds is let go of last, off main, every time.
-            let holds = plan.mode != .scripted
-            rl_story_holds_begin(holds ? 1 : 0, holds && strict ? 1 : 0)
+            // A lab thread that takes a strong reference to a controller waits with it until the
+            // user's next action too, where the rule is kept (StoryHolds.c).
+            rl_story_holds_begin(pass.holdsThreadEnds ? 1 : 0, pass.holdsThreadEnds && strict ? 1 : 0)
             lab.play(variant: plan.variant, in: run)
             rl_story_holds_over()
-            Checkpoint.setJitter(seed: 0, maxMicroseconds: 0)
-            Checkpoint.setHolds(permille: 0, maxMicroseconds: 0)
-            if case .survey = exploration {
-                // Each pause's arrivals after it; a story without pauses: the iteration's.
-                let end = Checkpoint.workerHits
-                let counts = run.workerHitsAtPause.isEmpty ? [end] : run.workerHitsAtPause.map { end - $0 }
-                let points = ExplorationPoint.points(
-                    survey: counts, limit: max(plan.iterations - 1, 0),
-                    firstPause: run.workerHitsAtPause.isEmpty ? 0 : 1)
-                schedule += points.enumerated().filter { plan.shard?.includes($0.offset) ?? true }.map {
-                    .point($0.element)
-                }
-            }
-            if let point { outcome.explored.append(point.description) }
-
-            var failures = run.failures
-            for violation in MainThreadChecker.shared.drain() {
-                failures.append(
-                    InvariantFailure(
-                        iteration: iteration,
-                        message: "UI rule broken, \(violation.what)",
-                        file: violation.file, line: violation.line))
-            }
-            // A screen stands for a view, which must be released on the main thread. A fixed
-            // variant proves it every iteration, and so does an exercise (or a corpus fix) once
-            // the learning path has taught the rule; elsewhere it is a note.
-            let releases = ScreenLifetimes.shared.awaitReleases(of: Int64(iteration), timeout: screenReleaseWait)
-            // A screen that died off main takes its label and spinner with it: one report, not three.
-            let screensOffMain = Set(releases.filter { !$0.onMainThread && !$0.isPart }.map(\.threadID))
-            for release in releases
-            where !release.onMainThread && !(release.isPart && screensOffMain.contains(release.threadID)) {
-                let what = "the \(release.screenName) was released on a background thread"
-                if strict {
-                    failures.append(
-                        InvariantFailure(
-                            iteration: iteration,
-                            message:
-                                "UI rule broken, \(what) (thread \(release.threadID)): its last owner let go of it there"
-                                + " (a view must die on the main thread: the off-main-dealloc lab)",
-                            file: release.file, line: release.line))
-                } else {
-                    noteCounts[what + " (the off-main-dealloc lab)", default: 0] += 1
-                }
-            }
-            outcome.iterationsRun = iteration
-            outcome.failures += failures
-            for (name, value) in run.metrics { outcome.metrics[name, default: 0] += value }
-            for note in run.notes { noteCounts[note, default: 0] += 1 }
-            if !failures.isEmpty, outcome.firstFailureIteration == nil { outcome.firstFailureIteration = iteration }
-            let reports = Int(rl_tsan_report_count() - reportsAtStart)
-            if reports > 0, outcome.firstTSanIteration == nil { outcome.firstTSanIteration = iteration }
-            outcome.tsanReports = reports
-            let detected = !outcome.failures.isEmpty || reports > 0
-            if detected, outcome.firstDetectionSeconds == nil {
-                outcome.firstDetectionSeconds = Date().timeIntervalSince(start)
-                outcome.firstDetectionPoint = point?.description
-            }
+            pass.afterStory(run)
+            let detected = tally.add(run, findings: checks.map { $0.judge(run) })
             if detected && plan.stopAtFirstDetection { break }
             index += 1
         }
-        if preempting {
-            outcome.metrics["preemptions", default: 0] += Double(rl_preemption_signals_sent() - signalsAtStart)
-        }
-        outcome.notes = noteCounts.sorted { $0.key < $1.key }.map {
-            $0.value > 1 ? "\($0.key) (\($0.value) iterations)" : $0.key
-        }
-        outcome.elapsedSeconds = Date().timeIntervalSince(start)
-        return outcome
+        pass.end(into: &tally.outcome)
+        return tally.finished()
     }
 }

@@ -43,6 +43,10 @@ public final class ScenarioRun {
         case survey
         /// The story with one pause moved.
         case point(ExplorationPoint)
+
+        var point: ExplorationPoint? {
+            if case .point(let point) = self { point } else { nil }
+        }
     }
     let exploration: Exploration?
     /// How many `pause(at:)` calls this iteration made so far.
@@ -185,12 +189,7 @@ public final class ScenarioRun {
             return quietLooks >= 2
         }
         let done = condition()
-        if !done {
-            note(
-                settled
-                    ? "the app went quiet with the work not done: \(LabQuiet.waitsNow)"
-                    : "the app was still busy after \(timeout)s of its own time: \(LabQuiet.busyNow)")
-        }
+        if !done && !settled { note("the app was still busy after \(timeout)s of its own time: \(LabQuiet.busyNow)") }
         return done
     }
 

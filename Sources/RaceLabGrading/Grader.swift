@@ -99,7 +99,7 @@ public struct Grader {
             Self.passes.map { mode -> LabRunner.Row in
                 var settings = RunSettings(
                     executable: executable, iterations: iterations(lab, mode, stress), runs: runs(mode, stress),
-                    seed: seed &+ (mode == .stress ? 1000 : mode == .explore ? 500 : 0), programName: programName)
+                    seed: seed &+ mode.seedOffset, programName: programName)
                 settings.jobs = jobs
                 return LabRunner.Row(lab: lab, variant: variant, mode: mode, settings: settings)
             }
@@ -200,9 +200,7 @@ public struct Grader {
         }
         let offending = outcome.runs.filter { $0.harnessError != nil || $0.detected }
         let problems = offending.enumerated().map { index, run in problem(run, lab: lab, full: index == 0) }
-        let harnessFailure = outcome.runs.compactMap(\.harnessError).first {
-            $0.hasPrefix("could not start") || $0.contains("without ThreadSanitizer")
-        }
+        let harnessFailure = outcome.runs.first { $0.harnessProblem?.isHarnessFailure == true }?.harnessError
         var grade = PassGrade(
             mode: outcome.mode, runs: total == 0 ? planned : total, iterationsPerRun: iterations, status: status,
             score: status == .passed ? points : 0, maxScore: points, summary: summary, problems: problems,

@@ -28,10 +28,12 @@ public struct RunVerdict: Codable, Sendable {
     public var failures: [InvariantFailure]
     /// Where each thread was when the watchdog killed a hung child.
     public var hangPositions: [ThreadPosition]
-    /// The run could not be judged (child did not start, sent no result, rejected its arguments).
-    public var harnessError: String?
-    /// A result line the harness did not write (lab code forged it): set with `markForged`, read
-    /// by the grader as a type, never from the message's wording.
+    /// The run could not be judged (child did not start, sent no result, rejected its arguments):
+    /// in words. Set with `cannotJudge` or `markForged`, with its `harnessProblem`.
+    public private(set) var harnessError: String?
+    /// Why the run could not be judged, as a type: what the grader reads, never the wording.
+    public private(set) var harnessProblem: HarnessProblem?
+    /// A result line the harness did not write (lab code forged it): set with `markForged`.
     public private(set) var isForged: Bool?
     public var notes: [String]
     public var metrics: [String: Double]
@@ -52,8 +54,14 @@ public struct RunVerdict: Codable, Sendable {
 
     /// This run's result line was forged: `detail` says how (after `VerdictBuilder.forgedMarker`).
     public mutating func markForged(_ detail: String) {
-        harnessError = "\(VerdictBuilder.forgedMarker): \(detail)"
-        isForged = true
+        cannotJudge(.forged, "\(VerdictBuilder.forgedMarker): \(detail)")
+    }
+
+    /// This run cannot be judged, for `problem`, said as `message`.
+    public mutating func cannotJudge(_ problem: HarnessProblem, _ message: String) {
+        harnessProblem = problem
+        harnessError = message
+        if problem == .forged { isForged = true }
     }
 
     /// A forged result, as a fact of the run (false for runs saved before it was recorded).
@@ -141,15 +149,16 @@ public enum VerdictBuilder {
                         ?? "no progress, killed by the watchdog; ")
                         + positions(verdict.hangPositions)))
         case .killedBeforeStart:
-            verdict.harnessError =
+            verdict.cannotJudge(
+                .neverStarted,
                 "the child sent no sign of life for a minute of its own time and was killed before any lab code ran"
-                + " (the machine is short of memory or disk, or the harness is broken): run it again"
+                    + " (the machine is short of memory or disk, or the harness is broken): run it again")
         case .failedToStart(let reason):
-            verdict.harnessError = "could not start the child process: \(reason)"
+            verdict.cannotJudge(.couldNotStart, "could not start the child process: \(reason)")
         case .exited(let status):
             if status == 2 && child.results.isEmpty {
                 let line = child.stderr.split(separator: "\n").last.map(String.init) ?? ""
-                verdict.harnessError = "the child rejected its arguments: \(line)"
+                verdict.cannotJudge(.rejectedArguments, "the child rejected its arguments: \(line)")
             } else if result == nil && child.results.isEmpty, let cause {
                 // A deadly signal TSan caught and reported before ending the child.
                 verdict.detections.append(
@@ -164,10 +173,11 @@ public enum VerdictBuilder {
                         summary: "ThreadSanitizer ended the child: "
                             + fatal.replacingOccurrences(of: #"^==\d+==\s*"#, with: "", options: .regularExpression)))
             } else if result == nil && child.results.isEmpty && (status == 0 || tsanExit) {
-                verdict.harnessError =
+                verdict.cannotJudge(
+                    .noResult,
                     child.malformedLines.isEmpty
-                    ? "the child exited (status \(status)) without sending a result"
-                    : "the child sent a malformed result: \(child.malformedLines[0])"
+                        ? "the child exited (status \(status)) without sending a result"
+                        : "the child sent a malformed result: \(child.malformedLines[0])")
             } else if status != 0 && !tsanExit {
                 verdict.detections.append(
                     Detection(
@@ -194,10 +204,12 @@ public enum VerdictBuilder {
             // A result the parent did not see happen: written by lab code, not the harness.
             verdict.markForged("the result line does not match the run the heartbeats showed: \(problem)")
         } else if child.channelTruncated {
-            verdict.harnessError = "the result channel was longer than the output limit, so it cannot be trusted"
+            verdict.cannotJudge(
+                .channelOverflow, "the result channel was longer than the output limit, so it cannot be trusted")
         } else if let result, !result.tsanEnabled, verdict.harnessError == nil {
-            verdict.harnessError =
-                "the child ran without ThreadSanitizer; build with `make run` (swift build --sanitize=thread)"
+            verdict.cannotJudge(
+                .builtWithoutTSan,
+                "the child ran without ThreadSanitizer; build with `make run` (swift build --sanitize=thread)")
         }
         if child.stderrTruncated { verdict.notes.append("stderr was longer than the output limit and was cut") }
         if child.stdoutTruncated { verdict.notes.append("stdout was longer than the output limit and was cut") }
@@ -240,7 +252,9 @@ extension RunVerdict {
         merged.reproduce = first.reproduce
         merged.point = first.point
         merged.trace = first.trace
-        merged.harnessError = shards.lazy.compactMap(\.harnessError).first
+        if let failed = shards.first(where: { $0.harnessProblem != nil }), let problem = failed.harnessProblem {
+            merged.cannotJudge(problem, failed.harnessError ?? "")
+        }
         merged.interference = shards.lazy.compactMap(\.interference).first
         merged.iterationsRequested = shards.map(\.iterationsRequested).max() ?? merged.iterationsRequested
         merged.iterationsRun = shards.map(\.iterationsRun).reduce(0, +)

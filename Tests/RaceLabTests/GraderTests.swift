@@ -269,7 +269,7 @@ final class GraderTests: XCTestCase {
 
     func testAHarnessThatCannotStartChildrenIsAHarnessFailure() {
         var broken = cleanRun(seed: 7, mode: .scripted)
-        broken.harnessError = "could not start the child process: no such file"
+        broken.cannotJudge(.couldNotStart, "could not start the child process: no such file")
         let pass = grader.pass(
             VariantOutcome(lab: "tiny", variant: "exercise", kind: .exercise, mode: .scripted, runs: [broken]),
             lab: lab, runs: 1, iterations: 3, points: 5)

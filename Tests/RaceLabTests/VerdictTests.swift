@@ -122,7 +122,7 @@ final class VerdictTests: XCTestCase {
     func testForgedIsATypeNotAWord() throws {
         var honest = VerdictBuilder.verdict(
             plan: plan, kind: .exercise, child: child(.exited(0), result: cleanResult()), reproduce: "r")
-        honest.harnessError = "the child said: forged result, forged everything"
+        honest.cannotJudge(.noResult, "the child said: forged result, forged everything")
         XCTAssertFalse(honest.wasForged, "a message is not a verdict")
         var forged = honest
         forged.markForged("the run rewrote the TSan settings file the harness gave it")
@@ -268,5 +268,12 @@ final class ExplorationShardTests: XCTestCase {
         XCTAssertEqual(merged.metrics["m"], 3)
         XCTAssertEqual(merged.elapsedSeconds, 3)
         XCTAssertNil(RunVerdict.merging([]))
+        // A shard that could not be judged makes the whole run so, as a type: a forged second
+        // shard is a forged run.
+        var forged = verdict(2, caught: nil)
+        forged.markForged("a result line came first")
+        let withForgery = RunVerdict.merging([verdict(3, caught: nil), forged])!
+        XCTAssertEqual(withForgery.harnessProblem, .forged)
+        XCTAssertTrue(withForgery.wasForged)
     }
 }

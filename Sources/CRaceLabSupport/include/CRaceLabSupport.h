@@ -163,9 +163,6 @@ int rl_quiet_look(int64_t *busy, int flags);
 long rl_read_task_file(int64_t tid, const char *name, char *text, long size);
 /// Work sent to the main queue, or after a delay, not yet begun.
 int64_t rl_quiet_queued_work(void);
-/// Threads of the lab (an idle pool thread aside) asleep in a futex wait (a lock, a condition, a
-/// semaphore, a queue's sync), and asleep in another system call (a poll, a run loop, a join).
-void rl_quiet_count_waits(int64_t *on_futex, int64_t *in_other_calls);
 /// 1 on a thread the lab started (not the harness's own; a dispatch pool thread only if `pool`).
 int rl_quiet_is_lab_thread(int pool);
 /// 1 when thread `tid` of this process waits with no time limit on a futex (a lock, a join, a
