@@ -59,6 +59,44 @@ final class LessonOutputTests: XCTestCase {
         return found
     }
 
+    /// A quoted row is read under its table's header, aligned as racelab prints it: a row of
+    /// numbers alone says nothing to a learner.
+    func testEveryQuotedRowHasItsHeader() throws {
+        let columns = [
+            "LAB", "VARIANT", "MODE", "VERDICT", "TSAN", "INVARIANT", "CRASH", "HANG", "COMPILER", "EXPECTED", "OK"
+        ]
+        /// Where each column starts: a field follows two spaces (one inside "DETECTED 1/1").
+        func starts(_ line: String) -> [Int] {
+            let characters = Array(line)
+            return characters.indices.filter { index in
+                characters[index] != " "
+                    && (index == 0 || (index >= 2 && characters[index - 1] == " " && characters[index - 2] == " "))
+            }
+        }
+        var rows = 0
+        for lesson in try LessonReferencesTests.lessons() {
+            let lines = lesson.readme.components(separatedBy: "\n")
+            var header: [Int]?
+            for (number, line) in lines.enumerated() {
+                if line.hasPrefix("LAB ") {
+                    XCTAssertEqual(
+                        line.split(separator: " ").map(String.init), columns,
+                        "\(lesson.folder.lastPathComponent) line \(number + 1)")
+                    header = starts(line)
+                } else if Row(line) != nil {
+                    rows += 1
+                    XCTAssertEqual(
+                        header, starts(line),
+                        "\(lesson.folder.lastPathComponent) line \(number + 1): a row under no header, or out of line with it"
+                    )
+                } else {
+                    header = nil
+                }
+            }
+        }
+        XCTAssertGreaterThan(rows, 20, "the lessons quote their tables")
+    }
+
     func testQuotedRowsAndInvariantsMatchARealRun() throws {
         let lessons = try LessonReferencesTests.lessons().filter { $0.files["Fixed.swift"] != nil }
         try XCTSkipIf(lessons.isEmpty, "no reference solutions in this copy (a student kit)")
