@@ -1,3 +1,5 @@
+import TSanReports
+
 /// A bad command line: printed as one line, exit status 2.
 public struct UsageError: Error, Equatable, CustomStringConvertible {
     public let message: String
@@ -5,23 +7,84 @@ public struct UsageError: Error, Equatable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// The options one command accepts.
+/// One option of a command, declared once: the parser, the usage line, the help and the
+/// "valid:" list of an error all come from it.
+public struct OptionSpec: Sendable {
+    public let name: String
+    /// What its value looks like ("N", "a,b", "FILE"); nil for a flag.
+    public let value: String?
+    /// What it does, one or more sentences (wrapped by `CommandSpec.help`).
+    public let help: String
+
+    public static func value(_ name: String, _ value: String, _ help: String) -> OptionSpec {
+        OptionSpec(name: name, value: value, help: help)
+    }
+
+    public static func flag(_ name: String, _ help: String) -> OptionSpec {
+        OptionSpec(name: name, value: nil, help: help)
+    }
+
+    /// "--seed S", "--json".
+    public var synopsis: String { "--\(name)" + (value.map { " \($0)" } ?? "") }
+}
+
+/// One command, declared once: its arguments, its options with their help, and a line saying
+/// what it does. Its usage line, its help and its usage errors are made from this.
 public struct CommandSpec: Sendable {
+    /// The program the command belongs to ("racelab").
+    public var program: String
     public var name: String
-    public var valueOptions: [String]
-    public var flags: [String]
+    /// The arguments before the options, as the usage line shows them ("<lab>", "[FILE|-]").
+    public var arguments: String
     public var positionals: ClosedRange<Int>
-    public var usage: String
+    /// What the command does, in one line (the overview's entry).
+    public var summary: String
+    public var options: [OptionSpec]
+    /// What else its help says: exit statuses, defaults several options share.
+    public var details: String
 
     public init(
-        name: String, valueOptions: [String] = [], flags: [String] = [], positionals: ClosedRange<Int> = 0...0,
-        usage: String
+        program: String = "racelab", name: String, arguments: String = "", positionals: ClosedRange<Int> = 0...0,
+        summary: String, options: [OptionSpec] = [], details: String = ""
     ) {
+        self.program = program
         self.name = name
-        self.valueOptions = valueOptions
-        self.flags = flags
+        self.arguments = arguments
         self.positionals = positionals
-        self.usage = usage
+        self.summary = summary
+        self.options = options
+        self.details = details
+    }
+
+    public var valueOptions: [String] { options.filter { $0.value != nil }.map(\.name) }
+    public var flags: [String] { options.filter { $0.value == nil }.map(\.name) }
+
+    /// "racelab check <lab> [--seed S] [--jobs N]".
+    public var usage: String {
+        ([program, name, arguments] + options.map { "[\($0.synopsis)]" }).filter { !$0.isEmpty }.joined(
+            separator: " ")
+    }
+
+    /// `racelab help NAME`: the usage line, what it does, each option, the details.
+    public var help: String {
+        let width = 100
+        var lines = ["usage: \(usage)", ""] + TextWrapper.wrap(summary, width: width, breakLongWords: false)
+        if !options.isEmpty {
+            lines += ["", "options:"]
+            let column = min((options.map(\.synopsis.count).max() ?? 0) + 4, 36)
+            let hanging = String(repeating: " ", count: column)
+            for option in options {
+                let head = "  " + option.synopsis
+                if head.count + 2 > column { lines.append(head) }
+                lines += TextWrapper.wrap(
+                    option.help, width: width,
+                    indent: head.count + 2 > column
+                        ? hanging : head.padding(toLength: column, withPad: " ", startingAt: 0),
+                    continuation: hanging, breakLongWords: false)
+            }
+        }
+        if !details.isEmpty { lines += [""] + details.components(separatedBy: "\n") }
+        return lines.joined(separator: "\n")
     }
 }
 
@@ -81,7 +144,7 @@ public struct ParsedArguments: Sendable {
     }
 
     private var validOptions: String {
-        let all = (spec.valueOptions + spec.flags).map { "--\($0)" }
+        let all = spec.options.map { "--\($0.name)" }
         return all.isEmpty ? "none" : all.joined(separator: ", ")
     }
 

@@ -1,10 +1,10 @@
 /// Breaks plain text into lines no wider than a terminal, at spaces, keeping an indent.
 /// A word longer than a whole line is split, so no line is ever too wide, unless
 /// `breakLongWords` is false (text shown as printed, where a path cut in two misleads).
-enum TextWrapper {
+package enum TextWrapper {
     /// `text` as lines of at most `width` characters. The first line starts with `indent`,
     /// the following ones with `continuation` (a hanging indent for list items).
-    static func wrap(
+    package static func wrap(
         _ text: String, width: Int, indent: String = "", continuation: String? = nil,
         breakLongWords: Bool = true
     ) -> [String] {

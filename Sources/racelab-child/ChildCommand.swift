@@ -12,15 +12,19 @@ struct ChildCommand {
     let labs: PlayableLabRegistry
 
     static let runSpec = CommandSpec(
-        name: "run", valueOptions: ["variant", "mode", "iterations", "seed", "trace-file", "point", "shard"],
-        positionals: 1...1,
-        usage:
-            "racelab-child run <lab> --variant NAME --mode scripted|explore|stress --iterations N --seed S [--point P:K] [--shard I/N] [--trace-file F]"
-    )
+        program: "racelab-child", name: "run", arguments: "<lab>", positionals: 1...1,
+        summary: "run one lab variant in one mode (racelab starts it; not for people)",
+        options: [
+            .value("variant", "NAME", "the variant"), .value("mode", "scripted|explore|stress", "the pass"),
+            .value("iterations", "N", "iterations"), .value("seed", "S", "the run's seed"),
+            .value("point", "P:K", "explore only this point"), .value("shard", "I/N", "explore only this share"),
+            .value("trace-file", "F", "write the interleaving there")
+        ])
 
     static let probeSpec = CommandSpec(
-        name: "probe", valueOptions: ["outsider", "outside"], positionals: 0...0,
-        usage: "racelab-child probe --outsider PID --outside DIR")
+        program: "racelab-child", name: "probe",
+        summary: "try to escape a run's confinement (racelab policy --isolation)",
+        options: [.value("outsider", "PID", "a process to signal"), .value("outside", "DIR", "a folder to read")])
 
     func main(_ arguments: [String]) -> Int32 {
         do throws(UsageError) {

@@ -8,24 +8,6 @@ import RaceLabHarness
 /// language mode, the results kept in Grading/compiler.json for `run`, `list` and the HTML report.
 /// Thin: the work is done by CompilerChecker.
 extension RaceLabCommandLine {
-    static let compilerCheckSpec = CommandSpec(
-        name: "compiler-check", valueOptions: ["labs", "jobs"], flags: ["no-write", "json"],
-        usage: "racelab compiler-check [--labs a,b] [--jobs N] [--no-write] [--json]")
-
-    static let compilerHelp = """
-
-        the compiler as a detector:
-          racelab compiler-check [--labs a,b]
-                                            compile each lab's broken code, exercise and fixes in
-                                            Swift 6 language mode (against this build's modules;
-                                            make build first) and store what it says in
-                                            Grading/compiler.json: the COMPILER column of run, list
-                                            and the HTML report. --no-write: only print (a student kit
-                                            ships that file); --json: the results as JSON
-        compiler-check exit status: 0 every part measured, 1 one could not be (no swiftc, a stale
-        build, code that does not compile even in Swift 5 mode), 2 bad usage.
-        """
-
     /// The findings for `labs` from the package's Grading/compiler.json, as current for their
     /// sources now.
     func compilerFindings(_ labs: [Lab]) -> [CompilerFinding] {

@@ -39,129 +39,93 @@ public struct RaceLabCommandLine {
         }
     }
 
-    static let runSpec = CommandSpec(
-        name: "run",
-        valueOptions: ["variant", "mode", "iterations", "runs", "seed", "timeout", "html", "point", "jobs", "logs"],
-        flags: ["all", "json", "trace"], positionals: 0...1,
-        usage:
-            "racelab run <lab>|--all [--variant broken|fixed|exercise|all|NAME] [--mode scripted|explore|stress] [--point P:K] [--iterations N] [--runs N] [--seed S] [--timeout SECONDS] [--jobs N] [--logs DIR] [--trace] [--html FILE] [--json]"
-    )
-    static let listSpec = CommandSpec(name: "list", flags: ["json"], usage: "racelab list [--json]")
-    static let reportSpec = CommandSpec(
-        name: "report", valueOptions: ["html"], positionals: 1...1,
-        usage: "racelab report RESULTS.json --html FILE (RESULTS.json from racelab run --json)")
-    static let doctorSpec = CommandSpec(name: "doctor", usage: "racelab doctor")
-    static let policySpec = CommandSpec(
-        name: "policy", flags: ["markdown", "isolation"], usage: "racelab policy [--markdown | --isolation]")
-    static let explainSpec = CommandSpec(
-        name: "explain", flags: ["json", "stacks"], positionals: 0...1,
-        usage:
-            "racelab explain [FILE|-] [--stacks] [--json] (FILE holds a ThreadSanitizer log; - or none reads standard input)"
-    )
-
-    public static let help = """
-        racelab: run thread-safety labs under ThreadSanitizer and judge each variant.
-
-          racelab list                      the labs, their bugs and expected detectors
-          racelab run <lab> [options]       run one lab (broken and fixed variants by default)
-          racelab run --all [options]       every lab, one table
-          racelab report R.json --html F    an HTML page from a saved `run --json`
-          racelab explain [FILE|-] [--stacks] [--json]
-                                            a TSan log (from a lab or any program) in plain words
-          racelab policy [--markdown]       what an exercise may not contain, and why
-          racelab policy --isolation        how children are isolated on this machine (measured)
-          racelab doctor                    what this machine can check: the grader's checks, or fewer
-          racelab help                      this text
-
-        run options:
-          --variant broken|fixed|exercise|all|NAME   which variants (default: broken and fixed)
-          --mode scripted|explore|stress
-                                   scripted forces the story's bad interleaving at its
-                                   checkpoints; explore moves that pause to every other
-                                   checkpoint arrival in turn; stress uses seeded random
-                                   delays (default: broken scripted, fixed and exercise all three)
-          --point P:K              explore only pause P moved to arrival K (a reported point)
-          --iterations N           iterations per run (default: the lab's, per mode)
-          --runs N                 child processes per variant and mode (default 1)
-          --seed S                 base seed; run k uses S+k (default: random, always printed)
-          --timeout SECONDS        watchdog: kill a child with no progress for this long
-                                   (default: the lab's, usually 10)
-          --trace                  show the interleaving (threads side by side) of the
-                                   first detected or failing run of each row
-          --html FILE              also write one self-contained HTML report (implies --trace)
-          --logs DIR               keep each child's standard error (TSan's reports, crash
-                                   stacks) as DIR/<lab>-<variant>-<mode>-<seed>.log
-          --json                   machine-readable output
-
-        Exit status: 0 every expectation met (broken caught, fixed and exercise clean),
-        1 an expectation failed, 2 bad usage or a build without ThreadSanitizer.
-
-        explain options:
-          --stacks                 also show each whole call chain (TSan's runtime, the C
-                                   library, Dispatch... marked), allocation and lock stacks
-          --json                   the parsed reports (every stack, every kind) and the text
-        explain exit status: 0 explained, 1 no report found, 2 unreadable input.
-        """ + gradingHelp + compilerHelp
+    /// `racelab` alone or `racelab help`: every command in one line, by section.
+    static var overview: String {
+        var lines = ["racelab: run thread-safety labs under ThreadSanitizer and judge each variant."]
+        for section in Command.Section.allCases {
+            lines += ["", "\(section.rawValue):"]
+            for command in commands where command.section == section {
+                let head =
+                    "  racelab \(command.spec.name)"
+                    + (command.spec.arguments.isEmpty ? "" : " \(command.spec.arguments)")
+                let column = 36
+                if head.count + 2 > column { lines.append(head) }
+                lines += TextWrapper.wrap(
+                    command.spec.summary, width: 100,
+                    indent: head.count + 2 > column
+                        ? String(repeating: " ", count: column)
+                        : head.padding(toLength: column, withPad: " ", startingAt: 0),
+                    continuation: String(repeating: " ", count: column), breakLongWords: false)
+            }
+        }
+        lines += ["", "racelab help COMMAND (or racelab COMMAND --help): its options and exit status."]
+        return lines.joined(separator: "\n")
+    }
 
     /// Runs a command; returns the exit status (0, 1 or 2).
     public func main(_ arguments: [String]) -> Int32 {
         do throws(UsageError) {
-            guard let command = arguments.first else {
-                print(Self.help)
+            guard let name = arguments.first else {
+                print(Self.overview)
                 return 0
             }
             let rest = Array(arguments.dropFirst())
-            switch command {
-            case _ where Self.gradingCommandNames.contains(command):
-                return try gradingCommand(command, rest) ?? 2
-            case "help", "--help", "-h":
-                guard rest.isEmpty else {
-                    throw UsageError(
-                        "help takes no arguments (got '\(rest.joined(separator: " "))'); usage: racelab help")
-                }
-                print(Self.help)
+            if ["help", "--help", "-h"].contains(name) {
+                print(try Self.help(rest))
                 return 0
-            case "list":
-                return try list(ParsedArguments(rest, spec: Self.listSpec))
-            case "run":
-                return try run(ParsedArguments(rest, spec: Self.runSpec))
-            case "report":
-                return try report(ParsedArguments(rest, spec: Self.reportSpec))
-            case "explain":
-                return try explain(ParsedArguments(rest, spec: Self.explainSpec))
-            case "compiler-check":
-                return try compilerCheck(ParsedArguments(rest, spec: Self.compilerCheckSpec))
-            case "doctor":
-                _ = try ParsedArguments(rest, spec: Self.doctorSpec)
-                return doctor()
-            case "policy":
-                let arguments = try ParsedArguments(rest, spec: Self.policySpec)
-                if arguments.has("markdown") {
-                    print(ExercisePolicy.markdownTable)
-                } else if arguments.has("isolation") {
-                    print("racelab: on this machine, " + ChildIsolation.probe(executable: childProgram).summary)
-                } else {
-                    for rule in ExercisePolicy.rules {
-                        print("\(rule.id) (\(rule.check.rawValue)): \(rule.construct)\n  \(rule.why)")
-                    }
-                    print("\nOn this machine: " + ChildIsolation.probe(executable: childProgram).summary)
-                }
-                return 0
-            default:
-                throw UsageError(
-                    "unknown command '\(command)'; valid: list, run, report, explain, policy, doctor, \(Self.gradingCommandNames.joined(separator: ", ")), compiler-check, help"
-                )
             }
+            let command = try Self.command(named: name)
+            if rest.contains("--help") || rest.contains("-h") {
+                print(command.spec.help)
+                return 0
+            }
+            return try command.run(self, ParsedArguments(rest, spec: command.spec))
         } catch {
             FileHandle.standardError.write(Data("racelab: \(error.message)\n".utf8))
             return 2
         }
     }
 
+    static func command(named name: String) throws(UsageError) -> Command {
+        guard let command = commands.first(where: { $0.spec.name == name }) else {
+            throw UsageError(
+                "unknown command '\(name)'; valid: \(commands.map(\.spec.name).joined(separator: ", ")), help")
+        }
+        return command
+    }
+
+    /// `racelab help [COMMAND]`.
+    static func help(_ arguments: [String]) throws(UsageError) -> String {
+        guard let name = arguments.first else { return overview }
+        guard arguments.count == 1 else {
+            throw UsageError("help takes one command name at most (got '\(arguments.joined(separator: " "))')")
+        }
+        return try command(named: name).spec.help
+    }
+
+    // MARK: policy
+
+    func policy(_ arguments: ParsedArguments) throws(UsageError) -> Int32 {
+        if arguments.has("markdown") && arguments.has("isolation") {
+            throw UsageError("policy takes --markdown or --isolation, not both")
+        }
+        if arguments.has("markdown") {
+            print(ExercisePolicy.markdownTable)
+        } else if arguments.has("isolation") {
+            print("racelab: on this machine, " + ChildIsolation.probe(executable: childProgram).summary)
+        } else {
+            for rule in ExercisePolicy.rules {
+                print("\(rule.id) (\(rule.check.rawValue)): \(rule.construct)\n  \(rule.why)")
+            }
+            print("\nOn this machine: " + ChildIsolation.probe(executable: childProgram).summary)
+        }
+        return 0
+    }
+
     // MARK: doctor
 
     /// What this machine can check, beside what the grader checks.
-    func doctor() -> Int32 {
+    func doctor(_ arguments: ParsedArguments) -> Int32 {
         let checks = PlatformChecks.here
         print("racelab doctor: this machine's checks (the grader runs on Linux and has them all)")
         print(

@@ -8,8 +8,6 @@ import Synchronization
 /// one is named), then again each time one of its exercise files is saved; `h` and Enter shows
 /// the next hint, `q` and Enter (or Ctrl-C) ends it.
 extension RaceLabCommandLine {
-    static let watchSpec = CommandSpec(name: "watch", positionals: 0...1, usage: "racelab watch [LAB]")
-
     func watch(_ arguments: ParsedArguments) throws(UsageError) -> Int32 {
         var named: Lab?
         if let id = arguments.positionals.first { named = try lab(id) }

@@ -45,7 +45,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(command.status, 2)
         XCTAssertEqual(
             command.stderr,
-            "racelab: unknown command 'frobnicate'; valid: list, run, report, explain, policy, doctor, check, hint, watch, progress, grade, grade-all, export, calibrate, bench, compiler-check, help\n"
+            "racelab: unknown command 'frobnicate'; valid: list, run, report, explain, check, hint, watch, progress, grade, grade-all, export, bench, calibrate, compiler-check, policy, doctor, help\n"
         )
         let learners = try LabsTestSupport.runRacelab(["bench", "learners", "/nonexistent/class"])
         XCTAssertEqual(learners.status, 2)
@@ -75,8 +75,34 @@ final class CommandLineTests: XCTestCase {
             "racelab: bench agreement takes --labs and --seed only (it sets up check and grade as they set themselves up), not --load\n"
         )
         let help = try LabsTestSupport.runRacelab(["help", "extra"])
-        XCTAssertEqual(help.status, 2, "help with an argument is bad usage, not a success")
-        XCTAssertEqual(help.stderr, "racelab: help takes no arguments (got 'extra'); usage: racelab help\n")
+        XCTAssertEqual(help.status, 2, "help on a command that does not exist is bad usage, not a success")
+        XCTAssertTrue(help.stderr.hasPrefix("racelab: unknown command 'extra'; valid: list, run,"), help.stderr)
+        XCTAssertEqual(help.stderr.split(separator: "\n").count, 1)
+    }
+
+    /// Every command's help comes from its declaration: `racelab help COMMAND` and
+    /// `racelab COMMAND --help` print the same page, which names every option the command takes.
+    func testEachCommandHasItsOwnHelp() throws {
+        let overview = try LabsTestSupport.runRacelab(["help"])
+        XCTAssertEqual(overview.status, 0)
+        for name in ["list", "run", "explain", "check", "grade", "grade-all", "bench", "compiler-check", "doctor"] {
+            XCTAssertTrue(overview.stdout.contains("racelab \(name)"), "\(name) in the overview:\n\(overview.stdout)")
+        }
+        let help = try LabsTestSupport.runRacelab(["help", "run"])
+        let flag = try LabsTestSupport.runRacelab(["run", "--help"])
+        XCTAssertEqual(help.status, 0)
+        XCTAssertEqual(help.stdout, flag.stdout)
+        XCTAssertTrue(help.stdout.hasPrefix("usage: racelab run [<lab>] [--all]"), help.stdout)
+        for option in [
+            "--variant", "--mode", "--point", "--iterations", "--runs", "--seed", "--timeout", "--jobs", "--logs",
+            "--trace", "--html", "--json"
+        ] {
+            XCTAssertTrue(help.stdout.contains("\n  \(option)"), "\(option) in run's help:\n\(help.stdout)")
+        }
+        // An option's error lists what is valid, in the declared order.
+        let bad = try LabsTestSupport.runRacelab(["check", "list-adder", "--colour"])
+        XCTAssertEqual(bad.status, 2)
+        XCTAssertEqual(bad.stderr, "racelab: unknown option '--colour' for 'check'; valid: --seed, --jobs\n")
     }
 
     /// Ctrl-C stops a long run at once: status 130, no child left running, no temporary folder

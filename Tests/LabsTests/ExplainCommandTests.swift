@@ -79,7 +79,7 @@ final class ExplainCommandTests: XCTestCase {
         let json = try LabsTestSupport.runRacelab(["explain", "--json", path])
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         XCTAssertEqual(object["kinds"] as? [String: Int], ["destroy of a locked mutex": 1])
-        let help = try LabsTestSupport.runRacelab(["help"])
+        let help = try LabsTestSupport.runRacelab(["help", "explain"])
         XCTAssertTrue(help.stdout.contains("--stacks"), help.stdout)
     }
 }

@@ -8,7 +8,33 @@ import XCTest
 
 final class ArgumentParserTests: XCTestCase {
     let spec = CommandSpec(
-        name: "run", valueOptions: ["iterations", "mode"], flags: ["json"], positionals: 0...1, usage: "run <lab>")
+        name: "run", arguments: "<lab>", positionals: 0...1, summary: "run a lab",
+        options: [
+            .value("iterations", "N", "iterations per run"), .value("mode", "M", "which pass"),
+            .flag("json", "machine-readable output")
+        ],
+        details: "exit status: 0 fine.")
+
+    /// Usage, help and errors all come from the one declaration.
+    func testUsageAndHelpComeFromTheDeclaration() {
+        XCTAssertEqual(spec.usage, "racelab run <lab> [--iterations N] [--mode M] [--json]")
+        XCTAssertEqual(spec.valueOptions, ["iterations", "mode"])
+        XCTAssertEqual(spec.flags, ["json"])
+        XCTAssertEqual(
+            spec.help,
+            """
+            usage: racelab run <lab> [--iterations N] [--mode M] [--json]
+
+            run a lab
+
+            options:
+              --iterations N  iterations per run
+              --mode M        which pass
+              --json          machine-readable output
+
+            exit status: 0 fine.
+            """)
+    }
 
     func testValuesFlagsAndPositionals() throws {
         let parsed = try ParsedArguments(["list-adder", "--iterations", "5", "--mode=stress", "--json"], spec: spec)
@@ -29,7 +55,9 @@ final class ArgumentParserTests: XCTestCase {
             XCTAssertEqual(($0 as? UsageError)?.message, "--iterations needs a value")
         }
         XCTAssertThrowsError(try ParsedArguments(["a", "b"], spec: spec)) {
-            XCTAssertEqual(($0 as? UsageError)?.message, "unexpected argument 'b'; usage: run <lab>")
+            XCTAssertEqual(
+                ($0 as? UsageError)?.message,
+                "unexpected argument 'b'; usage: racelab run <lab> [--iterations N] [--mode M] [--json]")
         }
         XCTAssertThrowsError(try ParsedArguments(["--json=yes"], spec: spec))
         XCTAssertThrowsError(try ParsedArguments(["--mode", "a", "--mode", "b"], spec: spec))

@@ -9,7 +9,8 @@ import XCTest
 /// flips found across its conditions, `bench agreement`'s table, and the busy loops.
 final class CorpusStabilityTests: XCTestCase {
     let spec = CommandSpec(
-        name: "bench", valueOptions: ["seed", "seeds", "load"], positionals: 1...1, usage: "bench corpus")
+        name: "bench", arguments: "corpus", positionals: 1...1, summary: "grade the corpus",
+        options: [.value("seed", "S", "base seed"), .value("seeds", "K", "seeds"), .value("load", "N", "busy loops")])
 
     func grid(_ arguments: [String]) throws -> CorpusStability.Grid {
         try CorpusStability.Grid(ParsedArguments(["corpus"] + arguments, spec: spec), randomSeed: 99)
