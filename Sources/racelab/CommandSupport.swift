@@ -1,0 +1,59 @@
+import CRaceLabSupport
+import Foundation
+import LabKit
+import RaceLabGrading
+import RaceLabHarness
+
+/// What the student and instructor commands share: the package root, the TSan check, lab lists,
+/// report formats.
+extension RaceLabCommandLine {
+    // MARK: Shared
+
+    var packageRoot: URL? { PackageRoot.locate(try? registry) }
+
+    func requireRoot() throws(UsageError) -> URL {
+        guard let root = packageRoot else {
+            throw UsageError(
+                "cannot find the package's sources (a folder with Package.swift and Labs/); run racelab from inside the package"
+            )
+        }
+        return root
+    }
+
+    /// What every command that judges races says of a racelab built without TSan (one place).
+    static let builtWithoutTSan =
+        "this racelab was built without ThreadSanitizer, so it cannot judge races: build it with `make build` (swift build --sanitize=thread)"
+
+    func requireTSan() throws(UsageError) {
+        guard rl_tsan_enabled() != 0 else { throw UsageError(Self.builtWithoutTSan) }
+    }
+
+    func labList(_ text: String?) throws(UsageError) -> [Lab] {
+        guard let text else { return try registry.labs }
+        var labs: [Lab] = []
+        for id in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !id.isEmpty {
+            labs.append(try lab(id))
+        }
+        guard !labs.isEmpty else {
+            throw UsageError(
+                "--labs needs lab ids, e.g. --labs \(try registry.ids.prefix(2).joined(separator: ",")); valid: \(try registry.ids.joined(separator: ", "))"
+            )
+        }
+        return labs
+    }
+
+    func format(_ arguments: ParsedArguments) throws(UsageError) -> GradeFormat {
+        try arguments.choice("format", from: GradeFormat.allCases.map(\.rawValue)).flatMap(GradeFormat.init(rawValue:))
+            ?? .text
+    }
+
+    /// How reproduce commands name racelab: as invoked, but relative to the package when the
+    /// binary is inside it (grade-all runs a scratch copy that is gone by the time anyone reads
+    /// the report; `.build/debug/racelab` works in the student's own copy).
+    var program: String {
+        let invoked = CommandLine.arguments.first ?? "racelab"
+        guard invoked.hasPrefix("/"), let root = packageRoot else { return invoked }
+        let relative = PackageRoot.relative(invoked, to: root)
+        return relative == invoked ? invoked : relative
+    }
+}
