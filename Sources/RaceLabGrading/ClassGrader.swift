@@ -296,214 +296,6 @@ public final class ClassGrader: @unchecked Sendable {
         return result
     }
 
-    /// Reads, checks and builds one student's exercises in the workspace's tree, and copies the
-    /// lab program into a private folder of the student's. Not safe to call from two threads.
-    public func build(_ entry: SubmissionFolder.Entry, onPhase: @escaping @Sendable (String) -> Void) -> BuildOutcome {
-        let started = Date()
-        let student = entry.name
-        func finish(_ status: StudentResult.Status, _ report: GradeReport?, _ note: String) -> BuildOutcome {
-            .finished(self.finish(student, started: started, status, report, note))
-        }
-        func zero(_ status: LabGrade.Status, _ reason: String) -> GradeReport {
-            let grader = Grader(executable: URL(fileURLWithPath: "/nonexistent"), policy: policy, seed: settings.seed)
-            var report = grader.report(
-                labs: [], integrity: unchecked(reason), calibrations: nil, command: "racelab grade-all",
-                student: student)
-            report.labs = selectedLabs.compactMap { lab in
-                Grader.exercise(of: lab).map {
-                    grader.notGraded(lab, variant: $0, stress: plan(for: lab), status: status, reason: reason)
-                }
-            }
-            report.maxScore = report.labs.map(\.maxScore).reduce(0, +)
-            return report
-        }
-        switch entry.kind {
-        case .link(let target):
-            let reason = "the submission is a link (to \(target)); submissions must be plain folders"
-            return finish(.rejected, zero(.rejected, reason), reason)
-        case .file:
-            return finish(.skipped, nil, "not a folder (unpack an archive first)")
-        case .folder:
-            break
-        }
-        onPhase("reading")
-        let root: URL
-        do { root = try SubmissionFolder.packageRoot(in: entry.url) } catch {
-            return finish(.skipped, zero(.failed, error.description), error.description)
-        }
-        let links = SubmissionFolder.links(in: root)
-        if !links.isEmpty {
-            let reason =
-                "it holds links (\(links.prefix(3).joined(separator: ", "))\(links.count > 3 ? ", ..." : "")); submissions must be plain folders"
-            return finish(.rejected, zero(.rejected, reason), reason)
-        }
-
-        // The exercises: the submission's where present, else the kit's.
-        var exercises: [String: Data] = [:]
-        for path in trusted.editable {
-            do {
-                exercises[path] =
-                    try SubmissionFolder.read(path, in: root, maxBytes: settings.maxExerciseBytes) ?? kitExercises[path]
-            } catch {
-                return finish(.rejected, zero(.rejected, error.description), error.description)
-            }
-        }
-        /// A lab graded without the student's files (reused, refused, not built): the kit's own
-        /// exercise goes into the build in its place.
-        func restoreKitExercise(of lab: Lab) {
-            for path in exercisePaths(of: lab) { exercises[path] = kitExercises[path] }
-        }
-        let integrity = ignoredChanges(in: root)
-
-        // Labs whose exact exercise files were graded earlier in this run keep that grade: their
-        // files go back to the kit's, so they cost no compiling and no running.
-        var preset: [String: LabGrade] = [:]
-        var keys: [String: String] = [:]
-        for lab in selectedLabs {
-            let key = memo.key(lab: lab.id, files: exercisePaths(of: lab).map { ($0, exercises[$0] ?? Data()) })
-            keys[lab.id] = key
-            if let earlier = memo.grade(for: key) {
-                preset[lab.id] = earlier
-                restoreKitExercise(of: lab)
-            }
-        }
-        let reused = Set(preset.keys)
-
-        // Source checks: a refused exercise is replaced by the kit's before anything is built.
-        let grader = Grader(
-            executable: URL(fileURLWithPath: "/nonexistent"), policy: policy, seed: settings.seed,
-            programName: "racelab")
-        for lab in registry.labs where settings.exerciseChecks && !reused.contains(lab.id) {
-            let violations = exercisePaths(of: lab).flatMap { path in
-                ExercisePolicy.check(
-                    source: String(decoding: exercises[path] ?? Data(), as: UTF8.self), file: path,
-                    labModule: ExerciseChecks.labModule(of: lab))
-            }
-            if !violations.isEmpty {
-                restoreKitExercise(of: lab)
-                if let variant = Grader.exercise(of: lab) {
-                    preset[lab.id] = grader.rejected(
-                        lab, variant: variant, stress: plan(for: lab), violations: violations)
-                }
-            }
-        }
-
-        // Every selected lab decided already: nothing to build or run.
-        if selectedLabs.allSatisfy({ preset[$0.id] != nil || Grader.exercise(of: $0) == nil }) {
-            return .built(
-                Built(
-                    student: student, started: started, folder: nil, program: nil, integrity: integrity,
-                    preset: preset, reused: reused, keys: keys))
-        }
-
-        // Build; put back what does not compile or what the binary check refuses; build again.
-        onPhase("building")
-        var attempts = 0
-        while true {
-            attempts += 1
-            guard write(exercises) else { return finish(.error, nil, "cannot write into the workspace \(tree.path)") }
-            var studentBuilder = builder
-            studentBuilder.timeout = min(builder.timeout, settings.studentBuildTimeout)
-            let built = studentBuilder.build { onPhase("building \(ClassGrader.duration($0))") }
-            if built.timedOut {
-                guard attempts < 3 else {
-                    return finish(
-                        .error, nil,
-                        "the kit with this submission's exercises put back did not build within \(Int(studentBuilder.timeout)) s"
-                    )
-                }
-                // Which file takes so long is not known: every exercise the student changed goes
-                // back to the kit's, and its lab scores 0 with the reason.
-                let reason =
-                    "the build did not finish within \(Int(studentBuilder.timeout)) s: code that takes that long to compile is refused"
-                for lab in registry.labs where preset[lab.id] == nil && studentWrote(lab, exercises) {
-                    restoreKitExercise(of: lab)
-                    if let variant = Grader.exercise(of: lab) {
-                        preset[lab.id] = grader.notGraded(
-                            lab, variant: variant, stress: plan(for: lab), status: .failed, reason: reason)
-                    }
-                }
-                continue
-            }
-            var replaced = false
-            if built.succeeded {
-                for lab in registry.labs
-                where settings.exerciseChecks && preset[lab.id] == nil && studentWrote(lab, exercises) {
-                    guard let violations = ExerciseChecks.binary(of: lab, buildFolder: builder.buildFolder, root: tree),
-                        !violations.isEmpty
-                    else { continue }
-                    replaced = true
-                    restoreKitExercise(of: lab)
-                    if let variant = Grader.exercise(of: lab) {
-                        preset[lab.id] = grader.rejected(
-                            lab, variant: variant, stress: plan(for: lab), violations: violations)
-                    }
-                }
-                if !replaced { break }
-            } else {
-                let folders = registry.labs.filter { studentWrote($0, exercises) }.map(\.info.folder.lastPathComponent)
-                let blamed = ChildBuilder.blamedLabFolders(in: built.log, labFolders: folders)
-                let targets =
-                    blamed.isEmpty
-                    ? Dictionary(
-                        uniqueKeysWithValues: folders.map {
-                            (
-                                $0,
-                                ChildBuilder.shortError(
-                                    built.log.split(separator: "\n").first { $0.contains("error:") }.map(String.init)
-                                        ?? "the build failed")
-                            )
-                        }) : blamed
-                guard !targets.isEmpty, attempts < 6 else {
-                    let log = settings.output.appendingPathComponent("\(Self.fileName(for: student)).build.log")
-                    try? Data(built.log.utf8).write(to: log)
-                    return finish(
-                        .error, nil,
-                        "the kit with this submission's exercises put back does not build; see \(log.lastPathComponent)"
-                    )
-                }
-                for lab in registry.labs where targets[lab.info.folder.lastPathComponent] != nil {
-                    restoreKitExercise(of: lab)
-                    if let variant = Grader.exercise(of: lab) {
-                        // (The workspace is the grader's: the student's paths are relative to the kit.)
-                        let error = (targets[lab.info.folder.lastPathComponent] ?? "the build failed")
-                            .replacingOccurrences(of: tree.path + "/", with: "")
-                        if settings.exerciseChecks,
-                            let unsafe = ExercisePolicy.memorySafetyViolation(
-                                fromCompilerError: error, file: exercisePaths(of: lab).first ?? lab.id)
-                        {
-                            // Refused by the compiler's memory-safety check: a rejection, like the policy's.
-                            preset[lab.id] = grader.rejected(
-                                lab, variant: variant, stress: plan(for: lab), violations: [unsafe])
-                            continue
-                        }
-                        var grade = grader.notGraded(
-                            lab, variant: variant, stress: plan(for: lab), status: .failed,
-                            reason: "\(exercisePaths(of: lab).joined(separator: ", ")) does not compile: \(error)")
-                        grade.message =
-                            "\(lab.id): 0/\(Grader.points(policy.pointsPerLab)), \(grade.exerciseFile) does not compile against the kit: \(error)"
-                        preset[lab.id] = grade
-                    }
-                }
-            }
-        }
-
-        // Run the student's lab program from a private folder of the student's.
-        let studentFolder = workspace.appendingPathComponent("students").appendingPathComponent(UUID().uuidString)
-        let program = studentFolder.appendingPathComponent("racelab-child")
-        do {
-            try FileManager.default.createDirectory(
-                at: studentFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            try FileManager.default.copyItem(at: builder.product, to: program)
-        } catch {
-            return finish(.error, nil, "cannot set up the student's folder: \(error.localizedDescription)")
-        }
-        return .built(
-            Built(
-                student: student, started: started, folder: studentFolder, program: program, integrity: integrity,
-                preset: preset, reused: reused, keys: keys))
-    }
-
     /// Runs a built student's lab program and writes their report. Safe beside `build` and
     /// other runs: it reads only what `prepare` set up, and its own student folder.
     public func run(_ built: Built, onPhase: @escaping @Sendable (String) -> Void) -> StudentResult {
@@ -521,6 +313,7 @@ public final class ClassGrader: @unchecked Sendable {
         }
         defer { if !settings.keep, let folder = built.folder { try? FileManager.default.removeItem(at: folder) } }
         onPhase("grading")
+        // (No program: every lab was decided without running, so none is started.)
         var studentGrader = Grader(
             executable: built.program ?? URL(fileURLWithPath: "/nonexistent"), policy: policy, seed: settings.seed,
             programName: ".build/debug/racelab", root: tree)
@@ -590,6 +383,9 @@ public final class ClassGrader: @unchecked Sendable {
     func unchecked(_ reason: String) -> GradeIntegrity {
         GradeIntegrity(status: .unchecked, manifestDigest: trusted.digest, findings: [], message: reason)
     }
+
+    /// Grades decided without running anything (a refused or unbuilt exercise).
+    var ungraded: UngradedLabs { UngradedLabs(policy: policy) }
 
     func plan(for lab: Lab) -> StressPlan {
         StressPlan.make(lab, calibration: calibrations?.current(for: lab), policy: policy)

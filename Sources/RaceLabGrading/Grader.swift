@@ -57,10 +57,7 @@ public struct Grader {
     public static func exercise(of lab: Lab) -> Lab.Variant? { lab.variants.first { $0.kind == .exercise } }
 
     /// The exercise's file, relative to the package ("Labs/ListAdder/Exercise.swift").
-    public func exerciseFile(of lab: Lab) -> String {
-        let path = lab.info.folder.appendingPathComponent("Exercise.swift").path
-        return root.map { PackageRoot.relative(path, to: $0) } ?? path
-    }
+    public func exerciseFile(of lab: Lab) -> String { ungraded.exerciseFile(of: lab) }
 
     /// The stress plan for `lab`: the stored calibration if current, else measured now.
     public func stressPlan(
@@ -129,44 +126,18 @@ public struct Grader {
         mode == .stress ? stress.iterationsPerRun : lab.info.defaultIterations[mode] ?? 1
     }
 
+    /// Grades decided without running anything, for this grader's policy and package.
+    public var ungraded: UngradedLabs { UngradedLabs(policy: policy, root: root) }
+
     /// A lab scored zero without running anything (a tampered submission).
     public func notGraded(_ lab: Lab, variant: Lab.Variant, stress: StressPlan, status: LabGrade.Status, reason: String)
         -> LabGrade
-    {
-        let passes = Self.passes.map { mode in
-            PassGrade(
-                mode: mode, runs: mode == .stress ? stress.runs : policy.runs(for: mode),
-                iterationsPerRun: mode == .stress ? stress.iterationsPerRun : lab.info.defaultIterations[mode] ?? 1,
-                status: .error, score: 0, maxScore: policy.points(for: mode), summary: "not run: \(reason)",
-                problems: [], elapsedSeconds: 0)
-        }
-        return LabGrade(
-            lab: lab.id, title: lab.info.title, bug: lab.info.bug, variant: variant.name,
-            exerciseFile: exerciseFile(of: lab),
-            status: status, score: 0, maxScore: policy.pointsPerLab,
-            message: "\(lab.id): 0/\(Self.points(policy.pointsPerLab)), not graded: \(reason).", passes: passes,
-            stress: stress)
-    }
+    { ungraded.notGraded(lab, variant: variant, stress: stress, status: status, reason: reason) }
 
-    /// A lab whose exercise the exercise checks refused: zero, not run, and why (file, line,
-    /// construct). Nothing of it ran.
+    /// A lab whose exercise the exercise checks refused: zero, not run, and why.
     public func rejected(_ lab: Lab, variant: Lab.Variant, stress: StressPlan, violations: [PolicyViolation])
         -> LabGrade
-    {
-        let shown = violations.prefix(3).map(\.description).joined(separator: "; ")
-        let more = violations.count > 3 ? " (+\(violations.count - 3) more)" : ""
-        var grade = notGraded(
-            lab, variant: variant, stress: stress, status: .rejected, reason: "rejected by the exercise checks")
-        for index in grade.passes.indices {
-            grade.passes[index].status = .rejected
-            grade.passes[index].summary = "not run: the exercise was rejected"
-        }
-        grade.message =
-            "\(lab.id): 0/\(Self.points(policy.pointsPerLab)), rejected: \(shown)\(more). "
-            + "A fix needs none of this; remove it and check again (racelab check \(lab.id))."
-        grade.violations = violations
-        return grade
-    }
+    { ungraded.rejected(lab, variant: variant, stress: stress, violations: violations) }
 
     // MARK: Judging
 
