@@ -15,7 +15,11 @@
 #include <unistd.h>
 #endif
 
-// Random preemption for the stress pass.
+// Random preemption for the stress pass, and holds (below). One file on purpose: both ride on
+// the same signal and its one handler, which decides for each delivery whether it is a
+// preemption or a hold, so they share that handler's state.
+//
+// Random preemption.
 //
 // A checkpoint can only hold a thread where the harness's own code runs. A fix that is wrong
 // between two of the student's own instructions (an atomic load, then a separate store) has a

@@ -22,6 +22,9 @@
 // behind work that is itself stuck (a serial queue whose block waits for a lock), or on a
 // suspended queue, which only the story can change.
 //
+// (Long for one concept: most of it is reading a thread's state from /proc, which only this
+// question needs.)
+//
 // Counted by LabCallInterposers.c as work is sent and threads start. Threads of the harness
 // itself (heartbeats, the preemption sender) say so and are left out, and so is a thread paused
 // at a scripted checkpoint while it waits for the story.
