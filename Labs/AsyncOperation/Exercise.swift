@@ -2,10 +2,11 @@ import Foundation
 import LabKit
 import AsyncOperation
 
-/// EXERCISE: a copy of the broken variant. Make the base class safe to use from any thread:
-/// every operation must finish exactly once (cancelled ones too), dependents must start only
-/// after their dependency finished, and the queue must drain. Check it with
-/// `make check LAB=async-operation`. Keep the factory's name and its method.
+// EXERCISE: a copy of the broken variant. Make the base class safe to use from any thread:
+// every operation must finish exactly once (cancelled ones too), dependents must start only
+// after their dependency finished, and the queue must drain. Check it with
+// `make check LAB=async-operation`. Keep the factory's name and its method.
+
 /// The blog's asynchronous operation base, ported as written: start() sets the state to
 /// executing and calls main(); a subclass calls finish() when its asynchronous work is done.
 /// The blog skips locking on purpose ("everything is on the main thread"). Its main-thread guard
