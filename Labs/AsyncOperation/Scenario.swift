@@ -108,7 +108,7 @@ public enum AsyncOperationLab: LabScenario {
     public static let info = LabInfo(
         id: "async-operation",
         title: "An asynchronous Operation that does not say when it is done",
-        source: "seed 003 (Asynchronicity and the Main Thread, part 2): the AsyncOperation base class",
+        source: "source article 003 (Asynchronicity and the Main Thread, part 2): the AsyncOperation base class",
         bug: "the blog's async Operation base: a state enum with no lock, changed from the answer's thread; a cancelled operation returns from start() without ever finishing, so its dependents never run and the queue never drains",
         invariants: [
             "an operation starts its work only after its dependency has finished",

@@ -70,7 +70,7 @@ public enum AtomicPropertyLab: LabScenario {
     public static let info = LabInfo(
         id: "atomic-property",
         title: "Every accessor is locked, and updates are still lost",
-        source: "seed 001 (atomic properties, @synchronized); seed 002 (a serial queue as a lock, sync getters)",
+        source: "source article 001 (atomic properties, @synchronized); source article 002 (a serial queue as a lock, sync getters)",
         bug: "`finished = finished + 1` on a property whose getter and setter each take the lock: two locked steps, with a gap between them",
         invariants: [
             "no lost updates: once every download has returned, the count equals the number of downloads",

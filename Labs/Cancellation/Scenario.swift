@@ -12,7 +12,7 @@ public enum CancellationLab: LabScenario {
     public static let info = LabInfo(
         id: "cancellation",
         title: "Work nobody will ever see keeps running",
-        source: "seed 000 (ListAdder technote): cancellation, listings 8 and 10",
+        source: "source article 000 (ListAdder technote): cancellation, listings 8 and 10",
         bug: "a recalculation that has been superseded is never cancelled and runs to its end, wasting CPU",
         invariants: [
             "a superseded recalculation may finish the step it is in, and starts no other (under random timing, where it may be just past its check, one more at most)",

@@ -79,7 +79,7 @@ public enum CheckThenActLab: LabScenario {
     public static let info = LabInfo(
         id: "check-then-act",
         title: "\"If nobody is touching it, touch it\": a check that is stale by the time you act",
-        source: "seed 002 (threads chapter: the \"if no other thread is touching this data\" pseudo-code); seed 001 on locks",
+        source: "source article 002 (threads chapter: the \"if no other thread is touching this data\" pseudo-code); source article 001 on locks",
         bug: "a visitor counter checks a flag for \"nobody is updating the count\", then updates it; another thread passes the same check in between and one visit is lost",
         invariants: [
             "no lost updates: once every visitor has returned, the count equals the number of visits",

@@ -66,7 +66,7 @@ public enum CompletionUILab: LabScenario {
     public static let info = LabInfo(
         id: "completion-ui",
         title: "An operation's completion block updates the screen from a background thread",
-        source: "seed 001 (NSOperation tutorial: \"no guarantee the completion block runs on the main thread\"); seed 000 on UI updates",
+        source: "source article 001 (NSOperation tutorial: \"no guarantee the completion block runs on the main thread\"); source article 000 on UI updates",
         bug: "the fetch operation's completionBlock sets the label and stops the spinner itself, but completion blocks run on a background thread",
         invariants: [
             "every UI access happens on the main thread",

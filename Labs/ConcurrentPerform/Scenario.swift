@@ -50,7 +50,7 @@ public enum ConcurrentPerformLab: LabScenario {
     public static let info = LabInfo(
         id: "concurrent-perform",
         title: "concurrentPerform: parallel iterations that all add into one total",
-        source: "seed 002 (threads chapter: dispatch_apply on a concurrent queue, \"only if the iterations do not depend on one another\")",
+        source: "source article 002 (threads chapter: dispatch_apply on a concurrent queue, \"only if the iterations do not depend on one another\")",
         bug: "the iterations of DispatchQueue.concurrentPerform each read and write one shared total, so updates are lost and the brightness shown is too low",
         invariants: [
             "once measured, the brightness shown is the photo's true total (no row lost)",

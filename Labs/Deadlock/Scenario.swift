@@ -53,7 +53,7 @@ public enum DeadlockLab: LabScenario {
     public static let info = LabInfo(
         id: "deadlock",
         title: "Two locks in opposite orders, and a sync onto your own queue",
-        source: "seed 001 (deadlock: threads waiting on each other's locks); seed 002 (serial queues as locks, dispatch_sync)",
+        source: "source article 001 (deadlock: threads waiting on each other's locks); source article 002 (serial queues as locks, dispatch_sync)",
         bug: "a transfer locks the payer's account and then the payee's, so two opposite transfers can each hold one lock and wait forever for the other; the statement calls the queue's own sync getter from a block already running on that queue",
         invariants: [
             "every transfer and every statement returns (no deadlock)",

@@ -13,7 +13,7 @@ public enum ListAdderLab: LabScenario {
     public static let info = LabInfo(
         id: "list-adder",
         title: "Summing a list on a thread while the user edits it",
-        source: "seed 000 (ListAdder technote), listings 2 to 8",
+        source: "source article 000 (ListAdder technote), listings 2 to 8",
         bug: "a background thread reads the controller's numbers array while the main thread changes it",
         invariants: [
             "the process does not crash",

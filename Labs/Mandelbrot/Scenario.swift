@@ -165,7 +165,7 @@ public enum MandelbrotLab: LabScenario {
     public static let info = LabInfo(
         id: "mandelbrot",
         title: "Rendering a fractal in the background while the view draws it",
-        source: "seed 002 (the Mandelbrot view: a manual thread, then NSOperation, then GCD)",
+        source: "source article 002 (the Mandelbrot view: a manual thread, then NSOperation, then GCD)",
         bug: "the view and the background render share one bitmap, so drawing can show a half-rendered frame",
         invariants: [
             "every frame shown is a complete render of a viewport the user asked for",

@@ -16,7 +16,7 @@ public enum OffMainDeallocLab: LabScenario {
     public static let info = LabInfo(
         id: "off-main-dealloc",
         title: "The last release of a screen happens on a worker thread",
-        source: "seed 000 (ListAdder technote), \"The Deallocation Problem\"; seed 002 on cancelling before the owner dies",
+        source: "source article 000 (ListAdder technote), \"The Deallocation Problem\"; source article 002 on cancelling before the owner dies",
         bug: "the worker retains the controller; the user dismisses the screen; the worker's release is the last one, so deinit runs on the worker thread",
         invariants: [
             "the controller's deinit runs on the main thread",

@@ -80,7 +80,7 @@ public enum OnceOnlyInitLab: LabScenario {
     public static let info = LabInfo(
         id: "once-only-init",
         title: "A shared instance created on first use",
-        source: "seed 002 (threads chapter): dispatch_once for singletons; Swift's static let",
+        source: "source article 002 (threads chapter): dispatch_once for singletons; Swift's static let",
         bug: "the lazily created shared cache is guarded by a plain nil check, so two threads both see nil and both build one",
         invariants: [
             "a cache is built only when none exists yet: at most one build, and only if the app had no cache before (a static let is built once per process)",

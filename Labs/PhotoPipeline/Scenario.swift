@@ -234,7 +234,7 @@ public enum PhotoPipelineLab: LabScenario {
     public static let info = LabInfo(
         id: "photo-pipeline",
         title: "Downloading and filtering photos for a scrolling table",
-        source: "seed 001 (ClassicPhotos: download and sepia-filter operations, scrolling)",
+        source: "source article 001 (ClassicPhotos: download and sepia-filter operations, scrolling)",
         bug: "the tutorial's operations write the shared photo record while the table reads it, and a "
             + "cancelled download runs to its end (a failed one also leaves its filter behind, unseen)",
         invariants: [

@@ -84,7 +84,7 @@ public enum PriorityInversionLab: LabScenario {
     public static let info = LabInfo(
         id: "priority-inversion",
         title: "The photo you tapped waits behind the thumbnails: priority inversion in an operation queue",
-        source: "seed 001 (NSOperation: queuePriority, dependencies, and the note on the Mars Pathfinder's priority inversion)",
+        source: "source article 001 (NSOperation: queuePriority, dependencies, and the note on the Mars Pathfinder's priority inversion)",
         bug: "the urgent \"show the tapped photo\" operation depends on a prefetch decode queued at very low priority, "
             + "so the queue runs every normal-priority thumbnail before the one decode the user waits for",
         invariants: [

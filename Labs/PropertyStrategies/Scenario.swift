@@ -48,7 +48,7 @@ public enum PropertyStrategiesLab: LabScenario {
     public static let info = LabInfo(
         id: "property-strategies",
         title: "An operation whose properties have no thread-safety strategy",
-        source: "seed 000 (ListAdder technote): AdderOperation's properties and their strategies, listings 13 and 14",
+        source: "source article 000 (ListAdder technote): AdderOperation's properties and their strategies, listings 13 and 14",
         bug: "a running operation is reconfigured from the main thread, its running total is read before it finished, "
             + "and one formatter is shared by every operation",
         invariants: [

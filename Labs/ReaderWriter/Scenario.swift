@@ -78,7 +78,7 @@ public enum ReaderWriterLab: LabScenario {
     public static let info = LabInfo(
         id: "reader-writer",
         title: "Readers and a writer on a concurrent queue",
-        source: "seed 002 (threads chapter): concurrent queues, barrier blocks, dispatch_sync getters",
+        source: "source article 002 (threads chapter): concurrent queues, barrier blocks, dispatch_sync getters",
         bug: "a rename is dispatched to a concurrent queue as a plain block, so readers run beside it and see half a rename",
         invariants: [
             "readers never see a torn name (first name of one person, last name of another)",

@@ -11,7 +11,7 @@ public enum StaleResultsLab: LabScenario {
     public static let info = LabInfo(
         id: "stale-results",
         title: "An old, slow result overwrites a newer one",
-        source: "seed 000 (ListAdder technote), after listing 5; listings 10 to 12",
+        source: "source article 000 (ListAdder technote), after listing 5; listings 10 to 12",
         bug: "two recalculations run at once; the older, longer one finishes last and its total replaces the newer one",
         invariants: [
             "once the app is quiet, the total shown is the sum of the current list",

@@ -79,7 +79,7 @@ public enum TooManyThreadsLab: LabScenario {
     public static let info = LabInfo(
         id: "too-many-threads",
         title: "A thread for every photo: too many threads at once",
-        source: "seed 001 (\"Sleepy Time\": too many threads at once, and maxConcurrentOperationCount); seed 000 (queue width: one queue per disk)",
+        source: "source article 001 (\"Sleepy Time\": too many threads at once, and maxConcurrentOperationCount); source article 000 (queue width: one queue per disk)",
         bug: "the gallery starts a new thread for every photo it imports, so every read hits the memory card at once, and each one is slower for it",
         invariants: [
             "the card reads one photo at a time (at most 1 read in progress)",

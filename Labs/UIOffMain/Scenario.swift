@@ -10,7 +10,7 @@ public enum UIOffMainLab: LabScenario {
     public static let info = LabInfo(
         id: "ui-off-main",
         title: "Updating the screen from a background thread",
-        source: "seed 000 (ListAdder technote), listings 2 and 3; seeds 001 and 002 on UI updates",
+        source: "source article 000 (ListAdder technote), listings 2 and 3; source articles 001 and 002 on UI updates",
         bug: "the worker thread sets the total label and the spinner itself instead of going back to the main thread",
         invariants: [
             "every UI access happens on the main thread",

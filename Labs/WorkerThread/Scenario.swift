@@ -3,7 +3,7 @@ import Foundation
 
 /// A stand-in for a thread's run loop (RunLoop / CFRunLoop on Apple platforms): jobs posted from
 /// any thread run, in order, on the thread that runs the loop. It keeps the two rules of a real
-/// run loop that seed 004 works around:
+/// run loop that source article 004 works around:
 /// - **A loop with no source does not sleep.** `run()` returns at once and `run(until:)` returns
 ///   without waiting, so a thread that calls it again and again spins. (Core Foundation returns
 ///   `kCFRunLoopRunFinished` when the mode has no source.) A source of one's own, even one that
@@ -179,7 +179,7 @@ public enum WorkerThreadLab: LabScenario {
     public static let info = LabInfo(
         id: "worker-thread",
         title: "A long-lived worker thread that is never quite ready, never quite asleep, never quite gone",
-        source: "seed 004 (a thread with a run loop, started and stopped cleanly)",
+        source: "source article 004 (a thread with a run loop, started and stopped cleanly)",
         bug: "start() returns before the thread can take work (the first job is lost); the run loop has no source, so the idle thread spins, polling a stop flag; stop() returns at once and nobody waits for the thread to end",
         invariants: [
             "a job sent right after start() returns is not lost",

@@ -71,7 +71,7 @@ public enum WrongQueueLab: LabScenario {
     public static let info = LabInfo(
         id: "wrong-queue",
         title: "A queue's private helper called from another queue",
-        source: "seed 002 (threads chapter): one serial queue owns the drawing; queue-specific keys assert it",
+        source: "source article 002 (threads chapter): one serial queue owns the drawing; queue-specific keys assert it",
         bug: "Clear wipes the render queue's canvas right on the main thread, in the middle of a frame",
         invariants: [
             "the canvas is only ever touched on its render queue",

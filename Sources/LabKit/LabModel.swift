@@ -62,7 +62,7 @@ public enum RunMode: String, Codable, CodingKeyRepresentable, Sendable, CaseIter
 public struct LabInfo: Codable, Sendable, Equatable {
     public let id: String
     public let title: String
-    /// Where the story comes from, e.g. "seed 000, listings 2-8".
+    /// Where the story comes from in the source material, e.g. "source article 000, listings 2-8".
     public let source: String
     /// One line: what goes wrong in the broken variant.
     public let bug: String
