@@ -249,8 +249,8 @@ RL_INVISIBLE static int task_state(int64_t tid, unsigned long long call[7]) {
     return RL_TASK_IN_CALL;
 }
 
-RL_INVISIBLE static int thread_is_busy(int64_t tid, int pool) {
-    unsigned long long call[7] = {0};
+RL_INVISIBLE static int thread_is_busy(int64_t tid, int pool, unsigned long long call[7]) {
+    for (int i = 0; i < 7; i++) call[i] = 0;
     int state = task_state(tid, call);
     if (state != RL_TASK_IN_CALL) return state == RL_TASK_AWAKE;
     switch ((long)call[0]) {
@@ -291,8 +291,9 @@ RL_INVISIBLE static int thread_is_busy(int64_t tid, int pool) {
 
 #else
 // No /proc: a thread's wait cannot be told from its work. A clock stands in (see rl_quiet_look).
-RL_INVISIBLE static int thread_is_busy(int64_t tid, int pool) {
+RL_INVISIBLE static int thread_is_busy(int64_t tid, int pool, unsigned long long call[7]) {
     (void)tid, (void)pool;
+    for (int i = 0; i < 7; i++) call[i] = 0;
     return 0;
 }
 #endif
@@ -314,37 +315,6 @@ RL_INVISIBLE int rl_quiet_waits_untimed(int64_t tid) {
 #endif
 }
 
-/// How many times thread `tid` has been given a CPU (the third field of its schedstat, else its
-/// context switches), or -1 if the system does not say. Unchanged between two reads: the thread
-/// did not run in between.
-RL_INVISIBLE static long long task_runs(int64_t tid) {
-#if RL_LINUX_FACILITIES
-    char text[512];
-    unsigned long long numbers[3] = {0};
-    if (rl_read_task_file(tid, "schedstat", text, sizeof text) > 0 && parse_numbers(text, numbers, 3) == 3) {
-        return (long long)numbers[2];
-    }
-    if (rl_read_task_file(tid, "status", text, sizeof text) <= 0) return -1;
-    long long switches = 0;
-    for (const char *c = text; *c; c++) {
-        if (*c != '\n') continue;
-        const char *line = c + 1;
-        const char *names[2] = {"voluntary_ctxt_switches:", "nonvoluntary_ctxt_switches:"};
-        for (int n = 0; n < 2; n++) {
-            const char *a = line, *b = names[n];
-            while (*b && *a == *b) a++, b++;
-            if (*b) continue;
-            while (*a == '\t' || *a == ' ') a++;
-            while (*a >= '0' && *a <= '9') switches = switches * 10 + (*a++ - '0');
-        }
-    }
-    return switches;
-#else
-    (void)tid;
-    return -1;
-#endif
-}
-
 /// No main-queue or delayed work waits to begin, and no thread is being started.
 RL_INVISIBLE static int nothing_pending(int64_t *busy, int flags) {
     if (LOAD(&threads_starting) > 0) {
@@ -359,18 +329,17 @@ RL_INVISIBLE static int nothing_pending(int64_t *busy, int flags) {
 }
 
 /// One pass over the lab's threads: 1 if each has ended or waits for the lab. The first pass
-/// notes each thread's id and CPU turns (read before its state); the second (read after its
-/// state) requires the same thread with the same turns.
-RL_INVISIBLE static int threads_wait(int64_t *busy, int flags, int64_t *seen, long long *runs, int second) {
+/// notes each thread and the call it waits in (number and arguments; zero: ended); the second
+/// requires the same thread in the same call. (A signal that wakes a waiting thread for a
+/// moment, a preemption's, leaves it in the same call: still waiting.)
+RL_INVISIBLE static int threads_wait(
+    int64_t *busy, int flags, int64_t *seen, unsigned long long (*calls)[7], int second) {
     for (int index = 0; index < RL_QUIET_SLOTS; index++) {
         int64_t tid = LOAD(&slot_thread[index]);
         if (tid == 0 || LOAD(&slot_is_paused[index]) || LOAD(&slot_story_held[index])) tid = 0;
         int held = tid != 0 && LOAD(&slot_is_held[index]);
         if (held && (flags & RL_QUIET_BUT_HELD)) tid = 0;
-        if (!second) {
-            seen[index] = tid;
-            runs[index] = tid == 0 ? -1 : task_runs(tid);
-        }
+        if (!second) seen[index] = tid;
         if (tid == 0) {
             if (second && seen[index] != 0) {  // ended, or held or paused since: it ran
                 *busy = seen[index];
@@ -379,7 +348,13 @@ RL_INVISIBLE static int threads_wait(int64_t *busy, int flags, int64_t *seen, lo
             continue;
         }
         int pool = LOAD(&slot_is_pool[index]) && LOAD(&slot_running[index]) == 0;
-        if (held || thread_is_busy(tid, pool) || (second && (seen[index] != tid || task_runs(tid) != runs[index]))) {
+        unsigned long long call[7];
+        int moved = 0;
+        if (held || thread_is_busy(tid, pool, call)) moved = 1;
+        else if (!second) for (int i = 0; i < 7; i++) calls[index][i] = call[i];
+        else if (seen[index] != tid) moved = 1;
+        else for (int i = 0; i < 7; i++) moved |= calls[index][i] != call[i];
+        if (moved) {
             *busy = tid;
             return 0;
         }
@@ -398,12 +373,12 @@ RL_INVISIBLE int rl_quiet_look(int64_t *busy, int flags) {
     }
 #endif
     // Threads are read one after another, so one pass is no snapshot: a thread seen waiting may
-    // be woken by one read later, which then ends or waits. Two passes, with each thread seen
-    // waiting both times and given no CPU in between, prove that every thread waited at once
-    // (any moment between the passes): then nothing of the lab can wake another.
+    // be woken by one read later, which then ends or waits. A second pass must find every
+    // thread still waiting in the very call the first saw: one that was woken meanwhile has
+    // ended, runs, or waits somewhere else by then.
     int64_t seen[RL_QUIET_SLOTS];
-    long long runs[RL_QUIET_SLOTS];
-    if (!threads_wait(busy, flags, seen, runs, 0) || !threads_wait(busy, flags, seen, runs, 1)) return 0;
+    unsigned long long calls[RL_QUIET_SLOTS][7];
+    if (!threads_wait(busy, flags, seen, calls, 0) || !threads_wait(busy, flags, seen, calls, 1)) return 0;
     if (!nothing_pending(busy, flags)) return 0;
     // Quiet but for threads that hold a strong reference until the user's next action: the
     // story waits, so no action is coming. They go on (StoryHolds.c), and are busy again.
