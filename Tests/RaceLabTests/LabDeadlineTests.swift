@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import XCTest
 
-@testable import LabKit
+@_spi(LabAuthoring) @testable import LabKit
 
 /// A lab's time limit counts the lab's own time: waiting for a CPU does not use it up.
 final class LabDeadlineTests: XCTestCase {
