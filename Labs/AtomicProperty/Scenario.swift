@@ -56,9 +56,9 @@ final class LosingStreak: @unchecked Sendable {
             self.otherThread.store(ThreadHold.currentThread, ordering: .relaxed)
             anotherDownload()
         }
-        var deadline = LabDeadline(seconds: Self.roundLimit, ownTime: true)  // a busy machine: the new thread waits for a CPU
+        let deadline = Date().addingTimeInterval(Self.roundLimit)
         var otherWaits = ThreadHold.BlockedWatch()
-        while !deadline.hasPassed(), Checkpoint.hits("download.done") == doneBefore {
+        while Date() < deadline, Checkpoint.hits("download.done") == doneBefore {
             if otherWaits.isBlocked(thread: otherThread.load(ordering: .relaxed)) { break }
         }
         // Not counted first: it waits for this one (a lock), so the streak is over.
