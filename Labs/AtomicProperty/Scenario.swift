@@ -31,10 +31,19 @@ public final class AtomicPropertyProgress: Sendable {
 /// up after so many rounds and writes anyway loses updates. A lock (or a queue) makes the other
 /// download wait instead: the streak ends at its first round. Fields are relaxed atomics: TSan
 /// sees no order in them.
+///
+/// A round is judged by what the other download does, never by the clock alone: on a busy
+/// machine a new thread can wait a long while for a CPU, and a streak cut short there would let
+/// a give-up-after-64 loop pass.
 final class LosingStreak: @unchecked Sendable {
     static let rounds = 80
-    /// How long one round waits for the other download, at most.
-    static let roundLimit = 0.02
+    /// How long the other download must be seen waiting in the kernel (for a lock, a queue)
+    /// before the round is over: long enough that a lock the runtime or the system holds for a
+    /// moment (a thread's set-up, memory) does not end a streak on a busy machine.
+    static let blockedFor = 0.05
+    /// How long a round lasts at most, on its own time (time either thread waited for a CPU is
+    /// taken off): the other download may spin instead of blocking.
+    static let roundLimit = 0.5
 
     let unluckyThread = Atomic<Int64>(0)
     let roundsLeft = Atomic<Int>(0)
@@ -50,18 +59,28 @@ final class LosingStreak: @unchecked Sendable {
               let anotherDownload else { return }
         roundsLeft.subtract(1, ordering: .relaxed)
         let doneBefore = Checkpoint.hits("download.done")
+        let startsBefore = Checkpoint.hits("download.start")
         otherThread.store(0, ordering: .relaxed)
         extraDownloads.add(1, ordering: .relaxed)
+        let began = Date()
+        let unluckyWaitedBefore = ThreadTimes(thread: unlucky)?.waitedForCPU ?? 0
         Thread.detachNewThread {
             self.otherThread.store(ThreadHold.currentThread, ordering: .relaxed)
             anotherDownload()
         }
-        let deadline = Date().addingTimeInterval(Self.roundLimit)
-        var otherWaits = ThreadHold.BlockedWatch()
-        while Date() < deadline, Checkpoint.hits("download.done") == doneBefore {
-            if otherWaits.isBlocked(thread: otherThread.load(ordering: .relaxed)) { break }
+        var otherWaits = ThreadHold.BlockedWatch(for: Self.blockedFor)
+        while Checkpoint.hits("download.done") == doneBefore {
+            let other = otherThread.load(ordering: .relaxed)
+            // It waits for this one (a lock): not counted first, so the streak is over. Looked at
+            // only once it is in the counter: a new thread's set-up takes locks of its own.
+            if other != 0, Checkpoint.hits("download.start") > startsBefore,
+               otherWaits.isBlocked(thread: other) { break }
+            // Or it neither ends nor blocks (a spin): over once the round had its time.
+            let unluckyWaited = (ThreadTimes(thread: unlucky)?.waitedForCPU ?? 0) - unluckyWaitedBefore
+            let otherWaited = other == 0 ? 0 : ThreadTimes(thread: other)?.waitedForCPU ?? 0
+            if -began.timeIntervalSinceNow - max(unluckyWaited, otherWaited) > Self.roundLimit { break }
         }
-        // Not counted first: it waits for this one (a lock), so the streak is over.
+        // Not counted first: it waits for this one, so the streak is over.
         if Checkpoint.hits("download.done") == doneBefore { roundsLeft.store(0, ordering: .relaxed) }
     }
 }

@@ -168,6 +168,21 @@ RL_INVISIBLE long rl_read_task_file(int64_t tid, const char *name, char *text, l
 #endif
 }
 
+RL_INVISIBLE int rl_thread_times(int64_t tid, int64_t *ran_ns, int64_t *waited_ns) {
+    char text[96];
+    if (tid <= 0 || rl_read_task_file(tid, "schedstat", text, sizeof text) <= 0) return -1;
+    int64_t fields[2] = {0, 0};
+    const char *c = text;
+    for (int i = 0; i < 2; i++) {
+        while (*c == ' ') c++;
+        if (*c < '0' || *c > '9') return -1;
+        while (*c >= '0' && *c <= '9') fields[i] = fields[i] * 10 + (*c++ - '0');
+    }
+    *ran_ns = fields[0];
+    *waited_ns = fields[1];
+    return 0;
+}
+
 #if RL_LINUX_FACILITIES
 // "202 0x7f.. 0x189 0x0 0x7f.." -> the numbers (the call's number, then its arguments).
 RL_INVISIBLE static int parse_numbers(const char *text, unsigned long long *out, int capacity) {
