@@ -10,6 +10,10 @@ public struct PlatformChecks: Sendable, Equatable {
     public var storyHolds: Bool
     /// Children confined (namespaces, seccomp, Landlock) and their process trees followed.
     public var childConfinement: Bool
+    /// ThreadSanitizer watches the locks taken inside Foundation and the system (`NSLock`,
+    /// `NSCondition`): lock-order inversions and misused locks are reported. Not on Apple
+    /// platforms (`TSanEnvironment.options`): a deadlock's order is then seen only when it freezes.
+    public var locksInLibraries: Bool = TSanPlatform.here == .linux
 
     /// This system's.
     public static var here: PlatformChecks {
@@ -28,6 +32,7 @@ public struct PlatformChecks: Sendable, Equatable {
         if !quietFromKernel { missing.append("'quiet' guessed from a clock") }
         if !storyHolds { missing.append("no holds at a thread's end") }
         if !childConfinement { missing.append("children not confined") }
+        if !locksInLibraries { missing.append("no lock-order reports for Foundation's locks") }
         return missing
     }
 
@@ -40,7 +45,10 @@ public struct PlatformChecks: Sendable, Equatable {
                 quietFromKernel, "\"the app is quiet\" asked of the kernel (what each thread waits for), not of a clock"
             ),
             line(storyHolds, "holds that wait for the story (a thread's end; a strong reference taken off main)"),
-            line(childConfinement, "children confined (namespaces, seccomp, Landlock) and their processes followed")
+            line(childConfinement, "children confined (namespaces, seccomp, Landlock) and their processes followed"),
+            line(
+                locksInLibraries,
+                "ThreadSanitizer sees the locks inside Foundation (lock-order inversions, misused locks)")
         ]
     }
 

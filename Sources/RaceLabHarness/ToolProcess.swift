@@ -39,6 +39,18 @@ public struct ToolProcess: Sendable {
         process.executableURL = executable
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
+        // Its temporary files go into a folder of ours, removed after it (and on Ctrl-C): SwiftPM
+        // leaves a `TemporaryDirectory.*` behind in TMPDIR for every build it runs.
+        let scratch = try? RunFolder.privateFolder(named: "racelab-tool")
+        if let scratch {
+            process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": scratch.path]) { $1 }
+        }
+        defer {
+            if let scratch {
+                try? FileManager.default.removeItem(at: scratch)
+                Interruption.untrack(folder: scratch)
+            }
+        }
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe

@@ -24,6 +24,19 @@ final class ToolProcessTests: XCTestCase {
         XCTAssertEqual(result.output.utf8.count, 1000)
     }
 
+    /// What a tool leaves in its temporary folder (SwiftPM leaves a folder for every build) is
+    /// removed with it: the folder is the tool's own, not the caller's.
+    func testATemporaryFolderOfItsOwnIsRemovedAfterIt() {
+        let result = ToolProcess(
+            executable: shell, arguments: ["-c", "mkdir \"$TMPDIR/TemporaryDirectory.x\" && echo \"$TMPDIR\""],
+            timeout: 30, outputLimit: 1 << 16
+        ).run()
+        XCTAssertEqual(result.status, 0, result.output)
+        let folder = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertTrue(URL(fileURLWithPath: folder).lastPathComponent.hasPrefix("racelab-tool-"), folder)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder), "\(folder) left behind")
+    }
+
     /// A tool past its deadline is killed with what it started (its process group), promptly.
     func testADeadlineKillsTheToolAndItsChildren() {
         let started = Date()
