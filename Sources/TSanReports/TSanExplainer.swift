@@ -163,7 +163,8 @@ extension TSanExplainer.Writer {
     /// `describedIn`: the number of an earlier report of the same kind, which said what it is.
     mutating func explain(_ report: TSanReport, number: Int, of total: Int, occurrences: Int, describedIn: Int? = nil) {
         let kindName = report.kindName
-        var title = "Report \(number) of \(total): \(kindName)"
+        // The title exactly as TSan printed it, so a reader can search for it.
+        var title = "Report \(number) of \(total): \(report.title.isEmpty ? kindName : report.title)"
         if occurrences > 1 { title += " (printed \(occurrences) times)" }
         heading(title)
         if report.truncated {

@@ -196,16 +196,17 @@ extension RaceLabCommandLine {
         ])
 
     static let benchSpec = CommandSpec(
-        name: "bench", arguments: "corpus|agreement|learners [PATH...]", positionals: 1...10_000,
+        name: "bench", arguments: "corpus|agreement|learners|explain [PATH...]", positionals: 1...10_000,
         summary:
-            "how well the grader judges: corpus (right and wrong fixes), agreement (check beside grade), learners (minutes per lab)",
+            "how well RaceLab judges and explains: corpus (right and wrong fixes), agreement (check beside grade), learners (minutes per lab), explain (TSan logs explained whole)",
         options: [
             labsOption, seedOption,
             .value("seeds", "K", "corpus: under K base seeds (S, S+10000, S+20000...)"),
             .value(
                 "load", "N[,M...]",
                 "corpus: beside N busy-loop processes; several: each in turn, then the files whose verdict flips"),
-            jobsOption, .flag("json", "corpus: every condition's grades and the flips, as JSON")
+            jobsOption, .flag("json", "corpus: every condition's grades and the flips, as JSON"),
+            .value("user-root", "DIR", "explain: the folder the logs' programs were built from (their own code)")
         ],
         details: """
             bench corpus: grade the grading corpus (Tests/GradingCorpus): valid fixes must score full marks, wrong
@@ -215,5 +216,8 @@ extension RaceLabCommandLine {
               the pass/fail disagreements.
             bench learners PATH...: minutes per lab on real learners, from their progress files
               (.racelab/progress.json; a folder: its own and each sub-folder's).
+            bench explain LOG... --user-root DIR: for each ThreadSanitizer log, whether racelab explain counts
+              every report, shows each under the title TSan printed, and names every line of the program's own
+              code (under DIR) its stacks start at. Exit 1 when any log is not explained whole.
             """)
 }

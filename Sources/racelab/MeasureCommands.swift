@@ -3,17 +3,23 @@ import Foundation
 import LabKit
 import RaceLabGrading
 import RaceLabHarness
+import TSanReports
 
-/// The commands that measure the grader: bench (corpus, agreement, learners) and calibrate. Thin:
-/// the work is done by CorpusBenchmark, CorpusStability, GraderAgreement and StressCalibration.
+/// The commands that measure the grader: bench (corpus, agreement, learners, explain) and
+/// calibrate. Thin: the work is done by CorpusBenchmark, CorpusStability, GraderAgreement,
+/// StressCalibration and ExplanationCoverage.
 extension RaceLabCommandLine {
     // MARK: bench
 
     func bench(_ arguments: ParsedArguments) throws(UsageError) -> Int32 {
         let which = arguments.positionals[0]
         if which == "learners" { return try learners(Array(arguments.positionals.dropFirst())) }
+        if which == "explain" { return try explainCoverage(Array(arguments.positionals.dropFirst()), arguments) }
         guard which == "corpus" || which == "agreement" else {
-            throw UsageError("unknown benchmark '\(which)'; valid: corpus, agreement, learners")
+            throw UsageError("unknown benchmark '\(which)'; valid: corpus, agreement, learners, explain")
+        }
+        if let root = arguments.string("user-root") {
+            throw UsageError("--user-root is for bench explain, not bench \(which) ('\(root)')")
         }
         guard arguments.positionals.count == 1 else {
             throw UsageError(
@@ -129,6 +135,43 @@ extension RaceLabCommandLine {
         print("racelab bench learners: minutes per lab, measured on the learners whose progress files were given\n")
         print(LearnerMinutes.table(rows, students: collection.files.count))
         return 0
+    }
+
+    /// `racelab bench explain LOG... --user-root DIR`: is every report of each log explained, under
+    /// TSan's own title, with every line of the program's own code its stacks start at?
+    func explainCoverage(_ paths: [String], _ arguments: ParsedArguments) throws(UsageError) -> Int32 {
+        guard let root = arguments.string("user-root"), !root.isEmpty else {
+            throw UsageError(
+                "bench explain needs --user-root DIR, the folder the programs' sources were in, e.g. racelab bench explain logs/*.log --user-root /work/foreign"
+            )
+        }
+        if let other = ["labs", "seed", "seeds", "load", "jobs"].first(where: { arguments.string($0) != nil })
+            ?? (arguments.has("json") ? "json" : nil)
+        {
+            throw UsageError("bench explain takes log files and --user-root only, not --\(other)")
+        }
+        guard !paths.isEmpty else {
+            throw UsageError(
+                "bench explain needs ThreadSanitizer log files, e.g. racelab bench explain logs/*.log --user-root DIR")
+        }
+        // Every file read before anything is printed: a missing one is a usage error.
+        var logs: [(name: String, text: String)] = []
+        for path in paths {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw UsageError("cannot read '\(path)'; bench explain takes ThreadSanitizer log files")
+            }
+            logs.append((URL(fileURLWithPath: path).lastPathComponent, String(decoding: data, as: UTF8.self)))
+        }
+        let rows = logs.map { log in
+            (
+                log: log.name,
+                coverage: ExplanationCoverage.measure(
+                    log: log.text, explanation: TSanExplainer.explain(log.text), userRoot: root)
+            )
+        }
+        print("racelab bench explain: \(rows.count) log(s); the program's own code under \(root)\n")
+        print(ExplanationCoverage.table(rows))
+        return rows.allSatisfy(\.coverage.isComplete) ? 0 : 1
     }
 
     // MARK: calibrate

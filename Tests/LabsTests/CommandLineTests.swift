@@ -53,6 +53,17 @@ final class CommandLineTests: XCTestCase {
             learners.stderr,
             "racelab: '/nonexistent/class' is not there: give progress files (.racelab/progress.json) or folders of students' kits\n"
         )
+        // bench explain: the folder of the program's own code, and logs that are there.
+        let noRoot = try LabsTestSupport.runRacelab(["bench", "explain", "a.log"])
+        XCTAssertEqual(noRoot.status, 2)
+        XCTAssertTrue(noRoot.stderr.hasPrefix("racelab: bench explain needs --user-root DIR"), noRoot.stderr)
+        let noLog = try LabsTestSupport.runRacelab(["bench", "explain", "/nonexistent/a.log", "--user-root", "/w"])
+        XCTAssertEqual(noLog.status, 2)
+        XCTAssertEqual(
+            noLog.stderr, "racelab: cannot read '/nonexistent/a.log'; bench explain takes ThreadSanitizer log files\n")
+        XCTAssertEqual(noLog.stdout, "")
+        let rootElsewhere = try LabsTestSupport.runRacelab(["bench", "corpus", "--user-root", "/w"])
+        XCTAssertEqual(rootElsewhere.status, 2)
         let corpusPaths = try LabsTestSupport.runRacelab(["bench", "corpus", "extra"])
         XCTAssertEqual(corpusPaths.status, 2)
         XCTAssertTrue(

@@ -113,7 +113,7 @@ final class TSanExplainerKindsTests: XCTestCase {
         assertContains(
             try explain("rwlock-read-lock-write-locked.log").text,
             [
-                "read lock of a write-locked mutex",
+                "Report 1 of 1: read lock of a write locked mutex",
                 "Where it was locked for reading:\n  in read_version, read_lock.c:16",
                 "TSan first met it when it was locked here:\n  in reload_settings, read_lock.c:10",
                 "never re-initialise (pthread_rwlock_init)"
@@ -121,7 +121,7 @@ final class TSanExplainerKindsTests: XCTestCase {
         assertContains(
             try explain("rwlock-read-unlock-write-locked.log").text,
             [
-                "read unlock of a write-locked mutex",
+                "Report 1 of 1: read unlock of a write locked mutex",
                 "Where it was unlocked as a reader:\n  in spin_unlock, read_unlock.c:24",
                 "The lock: M0, the global variable table_lock. It was made here:\n  in read_unlock_of_write_locked, read_unlock.c:33",
                 "pass __tsan_mutex_read_lock to __tsan_mutex_pre_unlock"
@@ -159,7 +159,7 @@ final class TSanExplainerKindsTests: XCTestCase {
         assertContains(
             try explain("signal-unsafe-call.log").text,
             [
-                "signal-unsafe call in a signal handler", "not async-signal-safe",
+                "Report 1 of 1: signal-unsafe call inside of a signal", "not async-signal-safe",
                 "The unsafe call: malloc()",
                 "The signal handler:\n  in on_alarm, signal_unsafe.c:10",
                 "The signal arrived while the program was here:\n  in malloc_in_signal_handler, signal_unsafe.c:17",
@@ -184,7 +184,7 @@ final class TSanExplainerKindsTests: XCTestCase {
         assertContains(
             thread.text,
             [
-                "Report 1 of 1: thread finished with ignores enabled",
+                "Report 1 of 1: thread T1 finished with ignores enabled",
                 "AnnotateIgnoreWritesBegin",
                 "The thread: thread T1, created here:\n  in ignores_not_ended, ignores.c:25",
                 "The ignore that was never ended began here:\n  in log_line, ignores.c:12",

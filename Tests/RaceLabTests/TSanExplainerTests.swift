@@ -120,7 +120,7 @@ final class TSanExplainerTests: XCTestCase {
         assertContains(
             text,
             [
-                "Report 1 of 1: lock-order inversion",
+                "Report 1 of 1: lock-order-inversion (potential deadlock)",
                 "What it is: a possible deadlock.",
                 "The cycle: M0 -> M1 -> M0",
                 "Thread T1 is a thread made with pthread_create, started by the main thread in top-level code, main.swift:22.",
