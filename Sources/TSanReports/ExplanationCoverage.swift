@@ -37,8 +37,9 @@ public struct ExplanationCoverage: Sendable, Equatable {
         var lines: [String] = []
         var stackCounts = true  // the stack being read is one that counts
         var stackHasLine = false  // its first user line is already taken
-        for raw in log.split(separator: "\n", omittingEmptySubsequences: false) {
-            let line = withoutColour(raw)
+        // Cut into lines as the explainer's reader cuts them (colour codes removed).
+        TSanReportParser.forEachLine(of: log) { bytes in
+            let line = String(decoding: bytes, as: UTF8.self)
             let text = line.drop { $0 == " " }
             if let title = warningTitle(text) {
                 reports += 1
@@ -47,7 +48,7 @@ public struct ExplanationCoverage: Sendable, Equatable {
             } else if text.hasPrefix("ThreadSanitizer: reported "), let count = Int(text.split(separator: " ")[2]) {
                 summary = count
             } else if text.first == "#", text.dropFirst().first?.isNumber == true {
-                guard stackCounts, !stackHasLine, let place = userLine(text, root: root) else { continue }
+                guard stackCounts, !stackHasLine, let place = userLine(text, root: root) else { return }
                 stackHasLine = true
                 if !lines.contains(place) { lines.append(place) }
             } else {
@@ -121,21 +122,5 @@ public struct ExplanationCoverage: Sendable, Equatable {
         guard parts.count >= 2, let number = Int(parts[1]), number > 0 else { return nil }
         let name = parts[0].split(separator: "/").last.map(String.init) ?? String(parts[0])
         return "\(name):\(number)"
-    }
-
-    private static func withoutColour(_ line: Substring) -> Substring {
-        guard line.contains("\u{1B}") else { return line }
-        var kept = ""
-        var inEscape = false
-        for character in line {
-            if character == "\u{1B}" {
-                inEscape = true
-            } else if inEscape {
-                if character.isLetter { inEscape = false }
-            } else {
-                kept.append(character)
-            }
-        }
-        return Substring(kept)
     }
 }
