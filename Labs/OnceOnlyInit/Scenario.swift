@@ -108,10 +108,10 @@ public enum OnceOnlyInitLab: LabScenario {
             // While that build is under way, the thumbnailer asks, then the prefetcher: two
             // callers arrive mid-build, and both must end up with the loader's cache.
             // (A cache that already exists, a static built in an earlier iteration, means no
-            // build to hold: the story goes on after a second.)
+            // build to hold: the story goes on once the app is quiet.)
             let midBuild = run.pause(at: "cache.build", hit: 1)
             run.user("starts the \(parts[0])") { callers.start(parts[0], asking: app) }
-            midBuild.whilePaused(maxWait: 1) {
+            midBuild.whilePaused {
                 for part in parts[1...2] {
                     let answeredBefore = callers.answers.count
                     run.user("starts the \(part)") { callers.start(part, asking: app) }

@@ -97,7 +97,7 @@ public enum PropertyStrategiesLab: LabScenario {
                 comesBack()
             }
             let formatting = run.pause(at: "format.digit", hit: Checkpoint.hits("format.digit") + 1)
-            formatting.whilePaused(maxWait: 0.2) {  // explored: the first pause may have let the sum finish
+            formatting.whilePaused {
                 adds(700)
                 run.settle(timeout: 1)
             }

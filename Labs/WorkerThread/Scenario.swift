@@ -270,7 +270,7 @@ public enum WorkerThreadLab: LabScenario {
         run.expect(cleanUps == 1, "stop() returned before the worker thread had finished its clean-up")
         let notRun = sent - lost - jobsRun()
         run.expect(notRun <= 0, "stop() returned with \(notRun) job(s) sent before it still not run")
-        cleaningUp.whilePaused(maxWait: 0.5) {}  // let a clean-up that stop() did not wait for go on
+        cleaningUp.whilePaused {}  // let a clean-up that stop() did not wait for go on
 
         // 4. After stop() returned, the worker is gone: nothing of it may happen any more, up to
         // the moment the app is quiet (a thread stop() did not wait for has then done its all).

@@ -134,7 +134,7 @@ public enum WrongQueueLab: LabScenario {
             // The user asks for frame 1, and presses Clear while its third row is being painted.
             let midFrame = run.pause(at: "canvas.row", hit: 3)
             render(1)
-            midFrame.whilePaused(maxWait: 1) { clear() }
+            midFrame.whilePaused { clear() }
             waitUntilQuiet()
             checkRules()
             // Then, on the quiet canvas: Clear and, at once, frame 2; while frame 2 is being
@@ -143,7 +143,7 @@ public enum WrongQueueLab: LabScenario {
             clear()
             let midSecond = run.pause(at: "canvas.row", hit: Checkpoint.hits("canvas.row") + 3)
             render(2)
-            midSecond.whilePaused(maxWait: 1) {
+            midSecond.whilePaused {
                 clear()
                 render(3)
             }

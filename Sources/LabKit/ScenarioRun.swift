@@ -143,10 +143,10 @@ public final class ScenarioRun {
 
     /// Spin the main run loop until `condition` holds; false if `timeout` passed first, on the
     /// lab's own clock (`LabDeadline`: time spent waiting for a CPU on a busy machine does not
-    /// count).
+    /// count; below half a second only when asked, `ownTime`).
     @discardableResult
-    public func waitUntil(timeout: Double, _ condition: () -> Bool) -> Bool {
-        var deadline = LabDeadline(seconds: timeout)
+    public func waitUntil(timeout: Double, ownTime: Bool? = nil, _ condition: () -> Bool) -> Bool {
+        var deadline = LabDeadline(seconds: timeout, ownTime: ownTime)
         while !condition() {
             if deadline.hasPassed() { return false }
             RunLoop.main.run(until: Date(timeIntervalSinceNow: 0.002))
@@ -213,12 +213,15 @@ public struct ScriptedPause {
     let run: ScenarioRun
     let checkpoint: String
     let hit: Int
-    /// An explored pause waits at most this long for its arrival (it may never come), and stops
-    /// waiting sooner once the lab is quiet (then nothing is left that could arrive).
+    /// An explored pause waits at most this long for its arrival (it may never come).
     var maxWait: Double? = nil
 
     /// Scripted mode: wait until a thread is held at the checkpoint, run `action` on the main
-    /// thread meanwhile, then let the thread go on: the bad interleaving, every time.
+    /// thread meanwhile, then let the thread go on: the bad interleaving, every time. The wait
+    /// ends when the thread arrives, or when the app has gone quiet (nothing is left that could
+    /// arrive: a fix that takes another path, work an earlier pause let finish), or after
+    /// `maxWait` seconds of the app's own time (a thread that polls for ever never goes quiet);
+    /// never because the machine was busy.
     /// Stress mode: run `action` after a random pause of up to 2 ms.
     public func whilePaused(maxWait: Double = 5, _ action: () -> Void) {
         guard run.mode == .scripted else {
@@ -228,22 +231,16 @@ public struct ScriptedPause {
         }
         defer { Checkpoint.release() }
         let wait = min(maxWait, self.maxWait ?? maxWait)
-        let explored = self.maxWait != nil
         var quietLooks = 0
-        if !run.waitUntil(
-            timeout: wait,
-            {
+        let arrived =
+            run.waitUntil(timeout: wait, ownTime: true) {
                 if Checkpoint.armedReached { return true }
-                // An explored arrival may never come (a fix that takes another path): once the lab is
-                // quiet, nothing is left that could arrive.
-                guard explored else { return false }
                 quietLooks = LabQuiet.now ? quietLooks + 1 : 0
                 return quietLooks >= 2
-            })
-        {
-            if self.maxWait == nil {
-                run.note("checkpoint \(checkpoint) #\(hit) was not reached within \(wait)s; acted anyway")
-            }
+            } && Checkpoint.armedReached
+        if !arrived && self.maxWait == nil {
+            let why = quietLooks >= 2 ? "before the app went quiet" : "within \(wait)s of the app's own time"
+            run.note("checkpoint \(checkpoint) #\(hit) was not reached \(why); acted anyway")
         }
         action()
     }

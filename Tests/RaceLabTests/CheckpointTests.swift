@@ -41,6 +41,26 @@ final class CheckpointTests: XCTestCase {
         XCTAssertEqual(run.notes.count, 1)
     }
 
+    /// A pause whose arrival never comes ends when the app has gone quiet: after the work that
+    /// might have arrived has ended, and long before its limit, however slow that work is.
+    func testAnUnreachedPauseWaitsForTheWorkThenEndsOnceQuiet() {
+        Checkpoint.reset()
+        rl_quiet_begin_story()  // as the driver does: work earlier tests left queued is not this story's
+        let run = ScenarioRun(mode: .scripted, iteration: 1, seed: 1)
+        let pause = run.pause(at: "never.reached")
+        let workEnded = Atomic<Bool>(false)
+        Thread.detachNewThread {
+            let end = Date(timeIntervalSinceNow: 0.3)
+            while Date() < end {}  // busy, as a slow sum on a loaded machine: not quiet
+            workEnded.store(true, ordering: .sequentiallyConsistent)
+        }
+        var endedBeforeActing = false
+        pause.whilePaused(maxWait: 60) { endedBeforeActing = workEnded.load(ordering: .sequentiallyConsistent) }
+        XCTAssertTrue(endedBeforeActing, "the pause waited while the thread could still arrive")
+        XCTAssertEqual(
+            run.notes, ["checkpoint never.reached #1 was not reached before the app went quiet; acted anyway"])
+    }
+
     func testAPauseLimitLetsTheHeldThreadGoOnByItself() {
         Checkpoint.reset()
         let run = ScenarioRun(mode: .scripted, iteration: 1, seed: 1)
