@@ -1,3 +1,4 @@
+import CRaceLabSupport
 import Foundation
 
 /// How long a process's threads waited for a CPU, from the kernel's scheduler statistics
@@ -23,6 +24,19 @@ package enum CPUWait {
         #else
             return nil
         #endif
+    }
+
+    /// `threadWaits` of this very process, read with raw system calls (CPUWaits.c): safe on the
+    /// story's thread while a lab thread is held inside a lock of Foundation's or the C library's.
+    package static func ownThreadWaits() -> [String: UInt64]? {
+        let capacity = 1024
+        var tids = [Int64](repeating: 0, count: capacity)
+        var waits = [Int64](repeating: 0, count: capacity)
+        let count = rl_process_cpu_waits(&tids, &waits, Int32(capacity))
+        guard count > 0 else { return nil }
+        var byThread: [String: UInt64] = [:]
+        for index in 0..<Int(count) { byThread[String(tids[index])] = UInt64(max(waits[index], 0)) }
+        return byThread
     }
 
     /// The second field of a schedstat line ("254542 196150 1": 196150 ns waited).

@@ -13,7 +13,7 @@ import Foundation
 
     public init(seconds: Double, ownTime: Bool? = nil) {
         end = Self.now + max(seconds, 0)
-        waitsAtStart = ownTime ?? (seconds >= 0.5) ? CPUWait.threadWaits(of: getpid()) : nil
+        waitsAtStart = ownTime ?? (seconds >= 0.5) ? CPUWait.ownThreadWaits() : nil
     }
 
     private static var now: Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
@@ -22,7 +22,7 @@ import Foundation
     public mutating func hasPassed() -> Bool {
         let now = Self.now
         guard now >= end else { return false }
-        guard let start = waitsAtStart, let waits = CPUWait.threadWaits(of: getpid()) else { return true }
+        guard let start = waitsAtStart, let waits = CPUWait.ownThreadWaits() else { return true }
         let longest = CPUWait.longestWait(from: start, to: waits)
         guard longest > movedOnBy else { return true }
         end += longest - movedOnBy

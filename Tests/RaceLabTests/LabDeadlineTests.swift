@@ -17,6 +17,20 @@ final class LabDeadlineTests: XCTestCase {
         XCTAssertTrue(deadline.hasPassed(), "an idle lab's half second passes")
     }
 
+    /// The deadline reads its own process with raw system calls: the same threads the kernel's
+    /// files list, this one among them, each with its wait.
+    func testTheProcesssOwnWaitsAreReadRaw() throws {
+        try XCTSkipIf(CPUWait.threadWaits(of: getpid()) == nil, "this system keeps no scheduler statistics")
+        let raw = try XCTUnwrap(CPUWait.ownThreadWaits())
+        let viaFiles = try XCTUnwrap(CPUWait.threadWaits(of: getpid()))
+        XCTAssertNotNil(raw[String(ThreadHold.currentThread)], "this thread is among them")
+        // A thread may begin or end between the two readings, so compare those in both; a wait
+        // only grows.
+        let both = Set(raw.keys).intersection(viaFiles.keys)
+        XCTAssertGreaterThanOrEqual(both.count, min(raw.count, viaFiles.count) - 2)
+        for thread in both { XCTAssertLessThanOrEqual(raw[thread]!, viaFiles[thread]!, "thread \(thread)") }
+    }
+
     /// More busy threads than CPUs: some of them always wait for one (the kernel's count), and
     /// that time moves the end on. Holds in every interleaving: with 3 threads a core for the
     /// whole limit, the most any one of them waited is at least two thirds of it.
