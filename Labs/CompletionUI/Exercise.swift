@@ -24,7 +24,7 @@ final class CompletionUIExercise: CompletionUIController {
         fetch.completionBlock = { [unowned fetch] in
             // TODO: fix this: a completion block runs on a background thread (whichever one finished the
             // operation), never promised to be the main thread. These two lines touch the UI
-            // from there.
+            // from there. (And this block holds the screen: it must not be the screen's last owner.)
             screen.newMessages.setText(String(fetch.newMessages ?? 0))
             screen.spinner.set(false)
         }

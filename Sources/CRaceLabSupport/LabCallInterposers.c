@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "Invisible.h"
 
@@ -71,7 +72,11 @@ struct rl_tracked_work {
     /// Sent to the main queue, or after a delay: counted as waiting until it begins.
     int counted;
     int64_t story;
+    /// Group work: the group is left only after the block is let go of, so that is never deferred.
+    int releases_at_once;
 };
+
+RL_INVISIBLE static int defer_release(void *block);
 
 RL_INVISIBLE static void run_tracked(void *raw) {
     struct rl_tracked_work tracked = *(struct rl_tracked_work *)raw;
@@ -80,7 +85,7 @@ RL_INVISIBLE static void run_tracked(void *raw) {
     if (tracked.takes_hold) rl_hold_take_over();
     if (tracked.block) {
         ((struct rl_block_layout *)tracked.block)->invoke(tracked.block);
-        _Block_release(tracked.block);
+        if (!tracked.releases_at_once && !defer_release(tracked.block)) _Block_release(tracked.block);
     } else {
         tracked.work(tracked.context);
     }
@@ -99,7 +104,66 @@ RL_INVISIBLE static struct rl_tracked_work *track(void *block, void *context, vo
     tracked->takes_hold = takes_hold;
     tracked->counted = counted;
     tracked->story = rl_quiet_work_queued(counted);
+    tracked->releases_at_once = 0;
     return tracked;
+}
+
+// A block's end, held back (as StoryHolds.c holds a thread's end): a block that ran off the main
+// thread during a story of the explore or stress pass is not let go of when it returns. What it
+// captured is let go of once the story is over and the main thread has let go of the story's
+// objects, on a pool thread (rl_release_deferred_blocks): a completion block that keeps a screen
+// alive makes it die off the main thread every time, not only when its thread was slow to let
+// go. The thread itself goes on at once, so a serial queue's next block or a sync call behind it
+// waits for nothing. (A small spin lock: a pool thread may hold it for a few instructions only.)
+#define RL_DEFERRED_BLOCKS 1024
+static void *deferred_blocks[RL_DEFERRED_BLOCKS];
+static int deferred_count;
+static int deferred_lock;
+
+RL_INVISIBLE static void lock_deferred(void) {
+    while (__atomic_exchange_n(&deferred_lock, 1, __ATOMIC_ACQUIRE)) {}
+}
+
+RL_INVISIBLE static void unlock_deferred(void) { __atomic_store_n(&deferred_lock, 0, __ATOMIC_RELEASE); }
+
+RL_INVISIBLE static int defer_release(void *block) {
+    if (!rl_story_end_hold_armed() || rl_current_thread_id() == (int64_t)getpid() || !rl_quiet_is_lab_thread(1)) return 0;
+    lock_deferred();
+    int deferred = deferred_count < RL_DEFERRED_BLOCKS;
+    if (deferred) deferred_blocks[deferred_count++] = block;
+    unlock_deferred();
+    return deferred;
+}
+
+struct rl_deferred_list {
+    int count;
+    void *blocks[];
+};
+
+RL_INVISIBLE static void release_deferred(void *raw) {
+    struct rl_deferred_list *list = raw;
+    for (int i = 0; i < list->count; i++) _Block_release(list->blocks[i]);
+    free(list);
+}
+
+extern void *dispatch_get_global_queue(long identifier, unsigned long flags);
+
+RL_INVISIBLE void rl_release_deferred_blocks(void) {
+    lock_deferred();
+    int count = deferred_count;
+    struct rl_deferred_list *list = count > 0 ? malloc(sizeof *list + (size_t)count * sizeof(void *)) : NULL;
+    if (list != NULL) {
+        list->count = count;
+        memcpy(list->blocks, deferred_blocks, (size_t)count * sizeof(void *));
+        deferred_count = 0;
+    }
+    unlock_deferred();
+    if (list == NULL) return;
+    // Counted as waiting until it begins, as work for the main queue is: the lab is not quiet
+    // before these releases have run.
+    struct rl_tracked_work *tracked = track(NULL, list, release_deferred, 0, 1);
+    if (tracked == NULL) __interceptor_dispatch_async_f(dispatch_get_global_queue(0, 0), list, release_deferred);
+    else __interceptor_dispatch_async_f(dispatch_get_global_queue(0, 0), tracked, run_tracked);
 }
 
 // A hold at the hand-over: the thread is held as it hands its result to the main queue, after
@@ -176,6 +240,7 @@ RL_INVISIBLE void dispatch_group_async(void *group, void *queue, void *block) {
         __interceptor_dispatch_group_async(group, queue, block);
         return;
     }
+    tracked->releases_at_once = 1;
     __interceptor_dispatch_group_async_f(group, queue, tracked, run_tracked);
 }
 
@@ -251,5 +316,10 @@ RL_INVISIBLE int pthread_create(pthread_t *thread, const pthread_attr_t *attribu
     }
     return result;
 }
+#define RL_INTERPOSING 1
 #endif
+#endif
+
+#ifndef RL_INTERPOSING
+RL_INVISIBLE void rl_release_deferred_blocks(void) {}  // no interposers: no block is deferred
 #endif

@@ -27,6 +27,9 @@
 // of the controller, the thread's release is the last one: its deinit runs off the main thread,
 // as it would whenever the user acts in that moment.
 //
+// A block that ran on a queue other than main is held back the same way, without its thread:
+// its release is deferred until the story is over (LabCallInterposers.c).
+//
 // Either hold ends early when the main thread waits for something with no time limit (it may be
 // joining this thread), and neither ever makes a story wait: a held thread counts as waiting for
 // the story, and a look that finds the lab quiet but for strong-reference holds ends them
@@ -54,7 +57,10 @@ RL_INVISIBLE void rl_story_holds_over(void) {
     STORE(&end_armed, 0);
     STORE(&strong_armed, 0);
     ADD(&story, 1);
+    rl_release_deferred_blocks();  // the blocks' ends held back (LabCallInterposers.c)
 }
+
+RL_INVISIBLE int rl_story_end_hold_armed(void) { return LOAD(&end_armed); }
 
 RL_INVISIBLE void rl_story_user_action_ended(void) { ADD(&main_steps, 1); }
 

@@ -41,6 +41,15 @@ final class ThreadHoldTests: XCTestCase {
         _ = try stress("priority-inversion", "valid-raise-high", iterations: 20, expect: "CLEAN")
     }
 
+    /// A block that ran off main is let go of only after the user left (LabCallInterposers.c):
+    /// a completion block that holds the screen is its last owner in every iteration, and one
+    /// that holds it weakly never is.
+    func testABlockThatKeepsTheScreenReleasesItOffMain() throws {
+        let output = try stress("completion-ui", "wrong-block-keeps-screen", iterations: 1, expect: "DETECTED")
+        XCTAssertTrue(output.contains("the mail screen was released on a background thread"), output)
+        _ = try stress("completion-ui", "valid-dispatch-main", iterations: 20, expect: "CLEAN")
+    }
+
     func testAStrongReferenceTakenOffMainIsHeldWhileTheUserLeaves() throws {
         let output = try stress("off-main-dealloc", "wrong-weak-self-recaptured", iterations: 50, expect: "DETECTED")
         XCTAssertTrue(output.contains("deinit ran on a background thread"), output)

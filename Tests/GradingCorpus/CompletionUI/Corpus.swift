@@ -11,4 +11,5 @@ public let completionUICorpus = LabSolutions(CompletionUILab.self, [
     LabVariant(.wrongFix, name: "wrong-skip-off-main") { CompletionUIWrongSkipOffMain(screen: $0) },
     LabVariant(.wrongFix, name: "wrong-serial-ui-queue") { CompletionUIWrongSerialUIQueue(screen: $0) },
     LabVariant(.wrongFix, name: "wrong-check-on-main") { CompletionUIWrongCheckOnMain(screen: $0) },
+    LabVariant(.wrongFix, name: "wrong-block-keeps-screen") { CompletionUIWrongBlockKeepsScreen(screen: $0) },
 ])

@@ -1,5 +1,6 @@
 // VALID: the completion block hands the answer to the main dispatch queue (the same main
-// thread OperationQueue.main runs on) and touches the screen only there.
+// thread OperationQueue.main runs on) and touches the screen only there. Both blocks hold the
+// screen weakly: only the main thread ever owns it, so it dies there.
 import Foundation
 import LabKit
 import CompletionUI
@@ -13,12 +14,11 @@ final class CompletionUIValidDispatchMain: CompletionUIController {
     func refresh(_ mailbox: CompletionUIMailbox) {
         screen.spinner.set(true)
         let fetch = CompletionUIFetchOperation(mailbox: mailbox)
-        let screen = self.screen
-        fetch.completionBlock = { [unowned fetch] in
+        fetch.completionBlock = { [unowned fetch, weak screen] in
             let count = fetch.newMessages ?? 0
             DispatchQueue.main.async {
-                screen.newMessages.setText(String(count))
-                screen.spinner.set(false)
+                screen?.newMessages.setText(String(count))
+                screen?.spinner.set(false)
             }
         }
         queue.addOperation(fetch)
