@@ -147,12 +147,13 @@ public func startJoinableThread(_ body: @escaping () -> Void) -> pthread_t {
     var thread: pthread_t?
     #endif
     let status = pthread_create(&thread, nil, { argument in
+        let stopsBefore = Checkpoint.hits("worker.stop-returned")
         // (Optional on Linux, not on Darwin: the initializer takes either.)
         Unmanaged<Body>.fromOpaque(UnsafeMutableRawPointer(argument)!).takeRetainedValue().run()
         // The thread's last moment, after its body (whose captures were just let go of, here):
         // a stop() that joins the thread waits for it; one that returns on a signal the body sent
         // at its end, and detaches the thread, does not.
-        usleep(1_000)
+        WorkerThreadLab.lastMoment(stopsBefore: stopsBefore)
         WorkerThreadLab.workerDid("worker.thread-ended")
         return nil
     }, argument)
@@ -199,6 +200,24 @@ public enum WorkerThreadLab: LabScenario {
     public static let variants: [LabVariant<WorkerEnvironment, WorkerThreadController>] = [
         LabVariant(.broken) { WorkerThreadBroken(environment: $0) },
     ]
+
+    /// A worker thread's last moment lasts until stop() has returned or the main thread waits in
+    /// the kernel (a join, or any wait with no time limit): a stop() that returns before the
+    /// thread has ended then returns first every time, and one that joins is never kept waiting.
+    /// The cap, on the lab's own time, is for a thread that ends with no stop() at all. Where
+    /// a waiting thread cannot be seen, a millisecond instead.
+    static func lastMoment(stopsBefore: Int) {
+        guard ThreadHold.seesBlockedThreads else {
+            usleep(1_000)
+            return
+        }
+        var mainWaits = ThreadHold.BlockedWatch()
+        var cap = LabDeadline(seconds: 1)
+        while Checkpoint.hits("worker.stop-returned") == stopsBefore,
+              !mainWaits.isBlocked(thread: Int64(getpid())), !cap.hasPassed() {
+            usleep(100)
+        }
+    }
 
     /// Records something the worker thread did; after stop() returned, it is a callback too many.
     static func workerDid(_ event: StaticString) {

@@ -23,6 +23,16 @@ import Synchronization
     /// This thread's id, as `BlockedWatch` takes it.
     public static var currentThread: Int64 { rl_current_thread_id() }
 
+    /// Whether `BlockedWatch` can see a thread wait (Linux, with its facilities); elsewhere it
+    /// never says a thread is blocked.
+    public static var seesBlockedThreads: Bool {
+        #if os(Linux) && !RACELAB_NO_LINUX_FACILITIES
+            true
+        #else
+            false
+        #endif
+    }
+
     /// Polled in a busy wait: true once thread `id` (read at each look: 0 while unknown) waited
     /// in the kernel for something other than time (a lock, a turn; the stress pass's own sleeps
     /// do not count) at every look for `seconds`: it is not just passing through the kernel (TSan's

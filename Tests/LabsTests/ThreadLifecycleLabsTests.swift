@@ -83,6 +83,25 @@ final class WorkerThreadRunLoopRulesTests: XCTestCase {
             "the lab's 3 s watchdog ends a hung run (its clock runs slower on a busy machine)")
     }
 
+    /// A worker thread's last moment lasts until stop() returned or the main thread waits for it:
+    /// a stop() that returns on a signal sent at the end of the body, and detaches the thread,
+    /// returns before the thread has ended in the very first iteration; joining fixes are never
+    /// kept waiting.
+    func testAStopThatDetachesAfterASignalReturnsBeforeTheThreadEnds() throws {
+        try LabsTestSupport.requireSolutions(try XCTUnwrap(testLabs.lab("worker-thread")))
+        for (variant, expect) in [("wrong-signal-then-detach", "DETECTED 1/1"), ("valid-semaphores", "CLEAN 1/1")] {
+            let result = try LabsTestSupport.runRacelab([
+                "run", "worker-thread", "--variant", variant, "--mode", "stress", "--runs", "1", "--iterations",
+                variant.hasPrefix("wrong") ? "1" : "10", "--seed", "25"
+            ])
+            XCTAssertEqual(result.status, 0, "\(variant)\n\(result.stdout)\(result.stderr)")
+            XCTAssertTrue(result.stdout.contains(expect), "\(variant): expected \(expect)\n\(result.stdout)")
+            if variant.hasPrefix("wrong") {
+                XCTAssertTrue(result.stdout.contains("still at work after stop() returned"), result.stdout)
+            }
+        }
+    }
+
     func testALoopWithNoSourceEndsAtOnceAndLosesTheJobs() throws {
         try LabsTestSupport.requireSolutions(try XCTUnwrap(testLabs.lab("worker-thread")))
         let result = try LabsTestSupport.runRacelab([
