@@ -192,7 +192,8 @@ void rl_story_end_hold_here(void);
 /// 1 while the end hold is armed (a story of the explore or stress pass runs).
 int rl_story_end_hold_armed(void);
 /// The releases of blocks that ran off the main thread during the story, deferred until it is
-/// over (LabCallInterposers.c): sent to a pool thread now (rl_story_holds_over calls it).
+/// over (LabCallInterposers.c): handed to the harness's releaser thread now (rl_story_holds_over
+/// calls it).
 void rl_release_deferred_blocks(void);
 int rl_story_end_strong_holds(void);
 /// Threads in either hold right now.
