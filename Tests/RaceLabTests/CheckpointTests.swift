@@ -65,16 +65,21 @@ final class CheckpointTests: XCTestCase {
         Checkpoint.reset()
         let run = ScenarioRun(mode: .scripted, iteration: 1, seed: 1)
         let pause = run.pause(at: "test.limited")
-        let started = Date()
         // The main thread is busy (as in a start() that waits for this very thread), so it cannot
-        // release the pause: the limit must.
+        // release the pause: the limit must. Timed on the held thread, around the hold only: a
+        // busy machine may start the thread late, which is not the hold.
         let finished = DispatchSemaphore(value: 0)
+        let heldFor = HeldNanoseconds()
         Thread.detachNewThread {
+            let start = DispatchTime.now().uptimeNanoseconds
             Checkpoint.hit("test.limited", pauseLimit: 0.1)
+            heldFor.value.store(DispatchTime.now().uptimeNanoseconds - start, ordering: .sequentiallyConsistent)
             finished.signal()
         }
-        XCTAssertEqual(finished.wait(timeout: .now() + 3), .success)
-        XCTAssertLessThan(Date().timeIntervalSince(started), 2, "held for about 0.1 s, not the default 5 s")
+        XCTAssertEqual(finished.wait(timeout: .now() + 60), .success, "the hold ends by itself")
+        let seconds = Double(heldFor.value.load(ordering: .sequentiallyConsistent)) / 1e9
+        XCTAssertGreaterThanOrEqual(seconds, 0.1, "the thread was held")
+        XCTAssertLessThan(seconds, 4, "held for about 0.1 s, not the default 5 s")
         var acted = false
         pause.whilePaused(maxWait: 0.1) { acted = true }
         XCTAssertTrue(acted)
@@ -131,4 +136,8 @@ final class PreemptionTests: XCTestCase {
         busyLabThread(for: 0.1)
         XCTAssertEqual(rl_preemption_signals_handled(), afterStop, "stopped: no more signals")
     }
+}
+
+private final class HeldNanoseconds: Sendable {
+    let value = Atomic<UInt64>(0)
 }
