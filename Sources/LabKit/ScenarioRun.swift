@@ -231,10 +231,14 @@ public struct ScriptedPause {
         }
         defer { Checkpoint.release() }
         let wait = min(maxWait, self.maxWait ?? maxWait)
+        // Where the kernel cannot be asked what threads wait for, "quiet" is a clock's guess (no
+        // checkpoint for 300 ms): then only an explored pause, which may never be reached, ends on it.
+        let endsOnQuiet = self.maxWait != nil || ThreadHold.seesBlockedThreads
         var quietLooks = 0
         let arrived =
             run.waitUntil(timeout: wait, ownTime: true) {
                 if Checkpoint.armedReached { return true }
+                guard endsOnQuiet else { return false }
                 quietLooks = LabQuiet.now ? quietLooks + 1 : 0
                 return quietLooks >= 2
             } && Checkpoint.armedReached
