@@ -254,18 +254,20 @@ public enum MandelbrotLab: LabScenario {
             displayUntilQuiet()
             checkNewest()
 
-            // 3. A render is running and another is asked for when the view goes away. A view
-            //    that renders zooms side by side starts the second at once: it gets a moment to,
-            //    so that only a render still waiting to start when the view goes away must never
-            //    start (one queued behind the first, in a view that renders one at a time).
+            // 3. A render is running and another is asked for when the view goes away. Whatever
+            //    queue the view sends it to, it has no free thread until the view has gone (as
+            //    on a busy pool), so it is still waiting to start: it must never start (cancelled
+            //    with the view, or a block that first sees the view went away).
             let leaving = midNextRender(3)
             show(.antenna)
             leaving.whilePaused {
-                show(.bulb)
-                run.settle()  // a render that can start beside the held one has started
-                screen.close()
-                rendersWhenGone = MandelbrotRenderer.rendersStarted
-                view = nil
+                run.startingLate {
+                    show(.bulb)
+                    run.settle()  // everything that needs no new start has done what it can
+                    screen.close()
+                    rendersWhenGone = MandelbrotRenderer.rendersStarted
+                    view = nil
+                }
             }
         case .stress:
             var choices = MandelbrotViewport.all

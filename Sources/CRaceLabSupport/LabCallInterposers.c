@@ -86,6 +86,7 @@ RL_INVISIBLE static void run_tracked(void *raw) {
     struct rl_tracked_work tracked = *(struct rl_tracked_work *)raw;
     free(raw);
     rl_quiet_work_began(tracked.counted, tracked.story);
+    rl_story_late_start_here();  // when a story asks: begin after its next moves (a busy pool)
     if (tracked.takes_hold) rl_hold_take_over();
     if (tracked.block) {
         ((struct rl_block_layout *)tracked.block)->invoke(tracked.block);

@@ -30,6 +30,11 @@
 // A block that ran on a queue other than main is held back the same way, without its thread:
 // its release is deferred until the story is over (LabCallInterposers.c).
 //
+// The late start (any pass, when a story asks for it): work sent to a queue other than main
+// waits, on its pool thread, before its first step until the story says so: it begins after the
+// main thread's next moves, as it would whenever the pool had no free thread. A block that must
+// ask "is the view still there?" before it starts is asked it after the view went away.
+//
 // Either hold ends early when the main thread waits for something with no time limit (it may be
 // joining this thread), and neither ever makes a story wait: a held thread counts as waiting for
 // the story, and a look that finds the lab quiet but for strong-reference holds ends them
@@ -41,7 +46,8 @@ static int64_t story;      // bumped as each story begins and ends
 static int64_t main_steps;  // user actions the main thread has ended
 static int64_t strong_ended_at = -1;  // main_steps when a quiet look last ended strong holds
 static int64_t strong_held;  // threads in a strong-reference hold right now
-static int64_t held;         // threads in either hold right now
+static int64_t held;         // threads in any hold right now
+static int late_start;       // 1 while work sent to a queue begins only later (rl_story_late_start)
 
 #define RL_WATCHED 64
 static intptr_t watched[RL_WATCHED];  // controllers alive now (their addresses)
@@ -56,11 +62,14 @@ RL_INVISIBLE void rl_story_holds_begin(int end_hold, int strong_hold) {
 RL_INVISIBLE void rl_story_holds_over(void) {
     STORE(&end_armed, 0);
     STORE(&strong_armed, 0);
+    STORE(&late_start, 0);
     ADD(&story, 1);
     rl_release_deferred_blocks();  // the blocks' ends held back (LabCallInterposers.c)
 }
 
 RL_INVISIBLE int rl_story_end_hold_armed(void) { return LOAD(&end_armed); }
+
+RL_INVISIBLE void rl_story_late_start(int armed) { STORE(&late_start, armed); }
 
 RL_INVISIBLE void rl_story_user_action_ended(void) { ADD(&main_steps, 1); }
 
@@ -107,6 +116,8 @@ RL_INVISIBLE static void hold(int (*go_on)(int64_t), int64_t since) {
 
 RL_INVISIBLE static int story_goes_on(int64_t since) { (void)since; return LOAD(&end_armed); }
 
+RL_INVISIBLE static int starts_late(int64_t since) { (void)since; return LOAD(&late_start); }
+
 RL_INVISIBLE static int no_user_action_since(int64_t since) {
     return LOAD(&strong_armed) && LOAD(&main_steps) == since && LOAD(&strong_ended_at) != since;
 }
@@ -115,6 +126,14 @@ RL_INVISIBLE static int no_user_action_since(int64_t since) {
 RL_INVISIBLE void rl_story_end_hold_here(void) {
 #if RL_LINUX_FACILITIES
     if (LOAD(&end_armed) && rl_quiet_is_lab_thread(0)) hold(story_goes_on, 0);
+#endif
+}
+
+RL_INVISIBLE void rl_story_late_start_here(void) {
+#if RL_LINUX_FACILITIES
+    if (LOAD(&late_start) && rl_current_thread_id() != (int64_t)getpid() && rl_quiet_is_lab_thread(1)) {
+        hold(starts_late, 0);
+    }
 #endif
 }
 

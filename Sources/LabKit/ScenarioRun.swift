@@ -206,6 +206,18 @@ public final class ScenarioRun {
         }
         return condition()
     }
+
+    /// Work the lab sends to a queue other than main while `moves` runs begins only once they
+    /// are done, as it would whenever the pool had no free thread: a block that must first ask
+    /// "is the view still there?" is asked it after the view went away, every time. A block
+    /// already running goes on; a main thread that waits with no time limit (perhaps for that
+    /// work) lets it begin at once. Linux with its facilities only; elsewhere the work begins
+    /// when the pool starts it.
+    public func startingLate(_ moves: () -> Void) {
+        rl_story_late_start(1)
+        defer { rl_story_late_start(0) }
+        moves()
+    }
 }
 
 /// A checkpoint armed by `ScenarioRun.pause(at:hit:)`.

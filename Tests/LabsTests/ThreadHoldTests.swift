@@ -7,11 +7,14 @@ import XCTest
 /// in it: the stress pass holds a thread there (ThreadHold) while the other thread acts. Each
 /// is caught, and a valid fix of the same lab stays clean under the same holds.
 final class ThreadHoldTests: XCTestCase {
-    /// Runs `variant` of `lab` in stress and returns its output; `expect` is "DETECTED" or "CLEAN".
-    private func stress(_ lab: String, _ variant: String, iterations: Int, expect: String) throws -> String {
+    /// Runs `variant` of `lab` (in stress unless told) and returns its output; `expect` is
+    /// "DETECTED" or "CLEAN".
+    private func stress(
+        _ lab: String, _ variant: String, mode: String = "stress", iterations: Int, expect: String
+    ) throws -> String {
         try LabsTestSupport.requireSolutions(try XCTUnwrap(testLabs.lab(lab)))  // the corpus ships with them
         let result = try LabsTestSupport.runRacelab([
-            "run", lab, "--variant", variant, "--mode", "stress",
+            "run", lab, "--variant", variant, "--mode", mode,
             "--runs", "1", "--iterations", "\(iterations)", "--seed", "5"
         ])
         XCTAssertEqual(result.status, 0, "\(lab) \(variant): expected \(expect)\n\(result.stdout)\(result.stderr)")
@@ -54,6 +57,16 @@ final class ThreadHoldTests: XCTestCase {
         let output = try stress("off-main-dealloc", "wrong-weak-self-recaptured", iterations: 50, expect: "DETECTED")
         XCTAssertTrue(output.contains("deinit ran on a background thread"), output)
         _ = try stress("off-main-dealloc", "valid-weak-box-gcd", iterations: 20, expect: "CLEAN")
+    }
+
+    /// A late start (ScenarioRun.startingLate): mandelbrot's render asked for just before the view
+    /// goes away starts after it has gone, so a global-queue block that does not ask whether the
+    /// view is still there renders for nobody, every time; one that asks skips it.
+    func testARenderThatStartsAfterTheViewWentAwayIsCaughtEveryTime() throws {
+        let output = try stress(
+            "mandelbrot", "wrong-global-queue-no-view-check", mode: "scripted", iterations: 3, expect: "DETECTED")
+        XCTAssertTrue(output.contains("render(s) started after the view went away"), output)
+        _ = try stress("mandelbrot", "valid-global-queue-tickets", mode: "scripted", iterations: 3, expect: "CLEAN")
     }
 
     func testACheckMadeOnTheWorkerIsStaleByTheTimeItsTotalLands() throws {

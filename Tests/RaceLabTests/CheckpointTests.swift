@@ -61,6 +61,32 @@ final class CheckpointTests: XCTestCase {
             run.notes, ["checkpoint never.reached #1 was not reached before the app went quiet; acted anyway"])
     }
 
+    /// Work sent to a queue while a story starts it late begins only once the story's moves are
+    /// done (a settle inside them still finds the app quiet); a main thread that waits for that
+    /// work with no time limit lets it begin at once.
+    func testWorkSentWhileStartingLateBeginsAfterTheMoves() throws {
+        try XCTSkipUnless(ThreadHold.seesBlockedThreads, "the late start needs the kernel's view of threads")
+        rl_quiet_begin_story()
+        let run = ScenarioRun(mode: .scripted, iteration: 1, seed: 1)
+        let began = Atomic<Bool>(false)
+        var beganDuringMoves = true
+        var quietDuringMoves = false
+        run.startingLate {
+            DispatchQueue.global().async { began.store(true, ordering: .sequentiallyConsistent) }
+            quietDuringMoves = run.settle(timeout: 60)
+            beganDuringMoves = began.load(ordering: .sequentiallyConsistent)
+        }
+        XCTAssertFalse(beganDuringMoves, "the block began while the moves were still being made")
+        XCTAssertTrue(quietDuringMoves, "a block waiting for its late start kept the app from going quiet")
+        XCTAssertTrue(run.waitUntil(timeout: 60) { began.load(ordering: .sequentiallyConsistent) }, "it began after")
+
+        let done = DispatchSemaphore(value: 0)
+        run.startingLate {
+            DispatchQueue.global().async { done.signal() }
+            done.wait()  // no time limit: the late start gives way, or this test hangs
+        }
+    }
+
     func testAPauseLimitLetsTheHeldThreadGoOnByItself() {
         Checkpoint.reset()
         let run = ScenarioRun(mode: .scripted, iteration: 1, seed: 1)

@@ -196,8 +196,13 @@ int rl_story_end_hold_armed(void);
 /// calls it).
 void rl_release_deferred_blocks(void);
 int rl_story_end_strong_holds(void);
-/// Threads in either hold right now.
+/// Threads in any hold right now.
 int64_t rl_story_held_now(void);
+/// The late start (any pass): while armed, work sent to a queue other than main waits before it
+/// begins (rl_story_late_start_here, on its pool thread) until disarmed, the story is over, or
+/// the main thread waits with no time limit (it may wait for that work).
+void rl_story_late_start(int armed);
+void rl_story_late_start_here(void);
 
 // ThreadSanitizer.
 

@@ -10,4 +10,5 @@ public let mandelbrotCorpus = LabSolutions(MandelbrotLab.self, [
     LabVariant(.wrongFix, name: "wrong-local-buffer-unordered") { MandelbrotWrongLocalBufferUnordered(environment: $0) },
     LabVariant(.wrongFix, name: "wrong-keeps-queued-renders") { MandelbrotWrongKeepsQueuedRenders(environment: $0) },
     LabVariant(.wrongFix, name: "wrong-assign-on-worker") { MandelbrotWrongAssignOnWorker(environment: $0) },
+    LabVariant(.wrongFix, name: "wrong-global-queue-no-view-check") { MandelbrotWrongGlobalQueueNoViewCheck(environment: $0) },
 ])
