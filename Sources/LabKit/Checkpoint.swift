@@ -10,7 +10,9 @@ import Foundation
 /// None of this is synchronisation as far as ThreadSanitizer can tell (see CRaceLabSupport),
 /// so a race in the lab is still reported as a race.
 public enum Checkpoint {
-    /// The longest a paused thread waits for the driver before going on by itself.
+    /// The longest a paused thread waits for the driver before going on by itself. Like every
+    /// pause limit, on the main thread's own time: time it spends waiting for a CPU on a busy
+    /// machine does not count, so load never ends a pause before the story could act.
     static let pauseLimitNanoseconds: Int64 = 5_000_000_000
 
     /// Record that the current thread reached `name`; may pause or delay (see type comment).
@@ -20,9 +22,10 @@ public enum Checkpoint {
         return Int(rl_checkpoint_hit(pointer, Thread.isMainThread ? 1 : 0, pauseLimitNanoseconds))
     }
 
-    /// `hit(_:)`, but a scripted pause holds this thread for at most `pauseLimit` seconds: for a
-    /// checkpoint where a correct variant keeps the driver busy (a `start()` that waits for the
-    /// very thread that is held), so the pause ends by itself instead of stalling the run.
+    /// `hit(_:)`, but a scripted pause holds this thread for at most `pauseLimit` seconds of the
+    /// main thread's own time: for a checkpoint where a correct variant keeps the driver busy (a
+    /// `start()` that waits for the very thread that is held), so the pause ends by itself
+    /// instead of stalling the run.
     /// (A separate function, not a default argument: even a few more instructions in `hit(_:)`
     /// change which of two racing reads TSan keeps, and so the report other labs show.)
     @_spi(LabAuthoring) @discardableResult

@@ -87,6 +87,38 @@ final class CheckpointTests: XCTestCase {
         }
     }
 
+    #if os(Linux)
+        /// A pause limit is on the main thread's own time: while busy threads, two for each CPU, keep
+        /// the main thread waiting for a CPU more than half of the time (a loaded machine), a 0.1 s
+        /// limit lasts over 0.2 s, so the main thread still gets its 0.1 s to act. (On plain time it
+        /// would last 0.1 s.)
+        func testAPauseLimitCountsOnlyTheMainThreadsOwnTime() {
+            let hogging = Atomic<Bool>(true)
+            for _ in 0..<(2 * ProcessInfo.processInfo.activeProcessorCount) {
+                Thread.detachNewThread { while hogging.load(ordering: .relaxed) {} }
+            }
+            defer { hogging.store(false, ordering: .relaxed) }
+
+            Checkpoint.reset()
+            let run = ScenarioRun(mode: .scripted, iteration: 1, seed: 1)
+            let pause = run.pause(at: "test.limited")
+            let finished = Atomic<Bool>(false)
+            let heldFor = HeldNanoseconds()
+            Thread.detachNewThread {
+                let start = DispatchTime.now().uptimeNanoseconds
+                Checkpoint.hit("test.limited", pauseLimit: 0.1)
+                heldFor.value.store(DispatchTime.now().uptimeNanoseconds - start, ordering: .sequentiallyConsistent)
+                finished.store(true, ordering: .sequentiallyConsistent)
+            }
+            let end = Date(timeIntervalSinceNow: 60)
+            while !finished.load(ordering: .sequentiallyConsistent) && Date() < end {}  // busy: runnable, not waiting
+            XCTAssertTrue(finished.load(ordering: .sequentiallyConsistent), "the hold ends by itself")
+            let seconds = Double(heldFor.value.load(ordering: .sequentiallyConsistent)) / 1e9
+            XCTAssertGreaterThan(seconds, 0.15, "the time the main thread waited for a CPU counted")
+            pause.whilePaused(maxWait: 0.1) {}
+        }
+    #endif
+
     func testAPauseLimitLetsTheHeldThreadGoOnByItself() {
         Checkpoint.reset()
         let run = ScenarioRun(mode: .scripted, iteration: 1, seed: 1)
