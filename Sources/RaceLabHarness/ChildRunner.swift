@@ -225,6 +225,10 @@ public enum ChildRunner {
         ProcessTree.kill(Array(leftovers))
         for process in leftovers { _ = reap(process.pid, within: 1) }
         reader.finish(within: request.drainGrace)
+        // A crash can look like a stall: TSan's handling of it (symbolising, on a loaded machine)
+        // may keep the child silent until the stall limit, with the crash's line read only at
+        // the last moment or after the kill. Whatever else it did, a child that crashed crashed.
+        if killedFor == .killedAfterStall, stderr.sawCrashMarker { killedFor = .killedAfterCrash }
 
         let ending: ChildOutcome.Ending
         if let killedFor {

@@ -10,11 +10,12 @@ import XCTest
 /// that misbehave on purpose.
 final class ChildRunnerTests: XCTestCase {
     func shell(
-        _ script: String, stallTimeout: Double = 5, startupTimeout: Double? = nil, outputLimit: Int = 1 << 20
+        _ script: String, stallTimeout: Double = 5, crashGrace: Double = 0.5, startupTimeout: Double? = nil,
+        outputLimit: Int = 1 << 20
     ) -> ChildOutcome {
         var request = ChildRequest(
             executable: URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", script],
-            environment: ["PATH": "/usr/bin:/bin"], stallTimeout: stallTimeout, crashGrace: 0.5,
+            environment: ["PATH": "/usr/bin:/bin"], stallTimeout: stallTimeout, crashGrace: crashGrace,
             outputLimit: outputLimit)
         request.startupTimeout = startupTimeout
         return ChildRunner.run(request)
@@ -116,6 +117,15 @@ final class ChildRunnerTests: XCTestCase {
 
     func testCrashThatNeverDiesIsKilledAsACrash() {
         let outcome = shell("echo 'ThreadSanitizer:DEADLYSIGNAL' >&2; exec sleep 60", stallTimeout: 30)
+        XCTAssertEqual(outcome.ending, .killedAfterCrash)
+    }
+
+    /// A crash whose line comes shortly before the stall limit (TSan's crash handling, slow on a
+    /// loaded machine) is a crash, not a hang: here the crash grace has not run out when the
+    /// stall limit does.
+    func testACrashSeenBeforeTheStallLimitIsACrash() {
+        let outcome = shell(
+            "echo 'Fatal error: Index out of range' >&2; exec sleep 60", stallTimeout: 1, crashGrace: 30)
         XCTAssertEqual(outcome.ending, .killedAfterCrash)
     }
 
