@@ -198,7 +198,18 @@ RL_INVISIBLE static int hold_now(void) {
     int64_t until = now_ns() + LOAD(&hold_max_ns);
     rl_quiet_held(1);  // held: busy, though it waits on a futex
     rl_blocked_watch asker_waits = {0};
-    for (int64_t left = until - now_ns(); LOAD(&hold_state) == RL_HOLD_HOLDING && left > 0; left = until - now_ns()) {
+    // The limit is on the own time of the thread that acts meanwhile (the asker; else the main
+    // thread, which armed the hold): what it waits for a CPU on a busy machine moves the end on.
+    int64_t actor = asker != 0 ? asker : (int64_t)getpid(), ran, waited = 0, moved_on_by = 0;
+    int64_t waited_at_start = rl_thread_times(actor, &ran, &waited) == 0 ? waited : -1;
+    for (int64_t left = until - now_ns(); LOAD(&hold_state) == RL_HOLD_HOLDING; left = until - now_ns()) {
+        if (left <= 0) {
+            if (waited_at_start < 0 || rl_thread_times(actor, &ran, &waited) != 0) break;
+            if (waited - waited_at_start <= moved_on_by) break;
+            until += waited - waited_at_start - moved_on_by;
+            moved_on_by = waited - waited_at_start;
+            continue;
+        }
         // A self-hold looks at its asker every 200 us: blocked twice running, it most likely
         // waits for a lock this thread holds, so the hold ends rather than stall it.
         if (asker != 0 && left > 200000) left = 200000;

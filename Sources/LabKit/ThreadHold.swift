@@ -57,7 +57,8 @@ extension ThreadHold {
     /// held while `meanwhile` ran; false if `work` ran out of synchronisation points first
     /// (`meanwhile` ran all the same).
     ///
-    /// The hold lasts until `meanwhile` is done, up to 50 ms, and ends early once this thread is
+    /// The hold lasts until `meanwhile` is done, up to 50 ms of this thread's own time (what it
+    /// waits for a CPU on a busy machine does not count), and ends early once this thread is
     /// seen blocked (most likely on a lock the held thread has): a correct fix is slowed, never
     /// stalled, and a loaded machine that leaves this thread unscheduled for a time slice or
     /// two still finds the other one held.
@@ -107,7 +108,8 @@ extension ThreadHold {
     }
 
     /// Stress: the thread whose call to `reached(hit:)` brings hit number `hit` is held at
-    /// `place`, for up to `atMost` seconds, or until `release()`. Wait for it with
+    /// `place`, for up to `atMost` seconds of this (the arming) thread's own time, or until
+    /// `release()`. Wait for it with
     /// `waitUntilHeld`; `cancel()` takes back a hold never reached (the work went another way).
     /// `untilIWait`: a hold at a point also ends once this (the arming) thread is seen blocked,
     /// most likely on a lock the held thread has, as `race` does: a correct fix is slowed, never

@@ -41,4 +41,43 @@ final class ThreadHoldCountTests: XCTestCase {
             throw XCTSkip("holds are Linux only")
         #endif
     }
+
+    /// A hold's limit (50 ms for `race`) is on the acting thread's own time: while busy threads,
+    /// two per CPU, keep the main thread waiting for a CPU more than half of the time, the held
+    /// thread goes on only after well over 50 ms (on plain time: 50 ms and its wake-up).
+    func testAHoldsLimitCountsOnlyTheActingThreadsOwnTime() throws {
+        #if os(Linux)
+            guard rl_tsan_enabled() == 1 else { throw XCTSkip("holds ride on TSan's signal delivery") }
+            XCTAssertEqual(rl_preemption_start(1, 1_000, 0), 0)
+            defer { rl_preemption_stop() }
+            let hogging = Atomic<Bool>(true)
+            for _ in 0..<(2 * ProcessInfo.processInfo.activeProcessorCount) {
+                Thread.detachNewThread { while hogging.load(ordering: .relaxed) {} }
+            }
+            defer { hogging.store(false, ordering: .relaxed) }
+            Checkpoint.reset()
+            let run = ScenarioRun(mode: .stress, iteration: 1, seed: 1)
+            let lock = NSLock()
+            let wentOnAt = Atomic<UInt64>(0)
+            var heldFrom: UInt64 = 0
+            let held = ThreadHold.race(
+                run, skipping: 0,
+                work: {
+                    lock.lock()
+                    wentOnAt.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
+                    lock.unlock()
+                }
+            ) {
+                heldFrom = DispatchTime.now().uptimeNanoseconds
+                let end = heldFrom + 2_000_000_000
+                while wentOnAt.load(ordering: .relaxed) == 0 && DispatchTime.now().uptimeNanoseconds < end {}  // busy
+            }
+            XCTAssertTrue(held)
+            let seconds = Double(wentOnAt.load(ordering: .relaxed) &- heldFrom) / 1e9
+            XCTAssertGreaterThan(seconds, 0.09, "the time the main thread waited for a CPU counted")
+            XCTAssertLessThan(seconds, 2, "the hold ended by itself")
+        #else
+            throw XCTSkip("holds are Linux only")
+        #endif
+    }
 }
