@@ -12,6 +12,7 @@
 
 // No TSan instrumentation for plain accesses here, and only relaxed atomics (Invisible.h).
 #include "Invisible.h"
+#include "OwnTime.h"
 
 enum { RL_MAX_NAMES = 128, RL_MAX_THREADS = 256 };
 
@@ -153,13 +154,12 @@ RL_INVISIBLE void rl_checkpoint_reset(void) {
     STORE(&arm_state, 0);
 }
 
-/// How long the main thread has waited for a CPU, in nanoseconds; -1 where the kernel does not say.
-RL_INVISIBLE static int64_t main_thread_cpu_wait(void) {
+/// The main thread's id (0 where unknown: plain time then).
+RL_INVISIBLE static int64_t main_thread_id(void) {
 #if defined(__linux__)
-    int64_t ran, waited;
-    return rl_thread_times((int64_t)getpid(), &ran, &waited) == 0 ? waited : -1;  // its id is the process's
+    return (int64_t)getpid();  // its id is the process's
 #else
-    return -1;
+    return 0;
 #endif
 }
 
@@ -193,7 +193,6 @@ RL_INVISIBLE int64_t rl_checkpoint_hit(const char *name, int is_main_thread, int
             // this very thread: it ends by itself after a second.
             int64_t any_limit = LOAD(&any_limit_ns);
             int64_t limit = LOAD(&armed_any) && pause_limit_ns > any_limit ? any_limit : pause_limit_ns;
-            int64_t deadline = now + limit;
             // A pause the story releases waits for the story: the rest of the lab may be quiet
             // meanwhile. A timed hold ends by itself, and its thread then goes on: busy.
             int waits_for_story = !LOAD(&armed_any) || LOAD(&any_released_by_story);
@@ -201,15 +200,10 @@ RL_INVISIBLE int64_t rl_checkpoint_hit(const char *name, int is_main_thread, int
             // The limit is on the main thread's own time: a busy machine that keeps it waiting
             // for a CPU moves the end on by as long, so the main thread gets its moment to act
             // however loaded the machine is.
-            int64_t main_waited_at_start = main_thread_cpu_wait(), moved_on_by = 0;
-            while (LOAD(&arm_state) == 2 && LOAD(&arm_generation) == generation) {
-                if (rl_monotonic_ns() >= deadline) {
-                    int64_t waited = main_thread_cpu_wait() - main_waited_at_start;
-                    if (main_waited_at_start < 0 || waited <= moved_on_by) break;
-                    deadline += waited - moved_on_by;
-                    moved_on_by = waited;
-                    continue;
-                }
+            rl_own_deadline main_thread_time;
+            rl_own_deadline_start(&main_thread_time, main_thread_id(), limit);
+            while (LOAD(&arm_state) == 2 && LOAD(&arm_generation) == generation &&
+                   !rl_own_deadline_passed(&main_thread_time)) {
                 nanosleep(&nap, NULL);
             }
             if (waits_for_story) rl_quiet_paused(0);

@@ -34,6 +34,7 @@
 // still a race.
 
 #include "Invisible.h"
+#include "OwnTime.h"
 
 enum { RL_RECENT_THREADS = 32, RL_IDLE_POLL_MAX_US = 250, RL_DOZE_AFTER_US = 5000, RL_DOZE_MAX_US = 5000 };
 // CPU a thread may use after the handler returns to get back into the call it was blocked in.
@@ -93,12 +94,16 @@ RL_INVISIBLE int rl_blocked_watch_look(rl_blocked_watch *watch, int64_t tid, int
 }
 
 // 1 if thread `tid` of this process waits in the kernel for something other than time (a lock,
-// a condition, a read): from /proc/self/task/TID/syscall, the system call it is in ("running"
-// when in none). A sleep does not count: the stress pass's own preemptions and jitter sleep.
-// 0 if it does not; -1 if there is no such thread.
+// a condition, a read): asleep (its state), in a system call (/proc/self/task/TID/syscall). A
+// sleep does not count: the stress pass's own preemptions and jitter sleep. Nor does a thread
+// that is runnable inside a call: on a busy machine one is often preempted in the middle of one
+// (reading /proc, say), and was taken for blocked. 0 if it does not; -1 if there is no such thread.
 RL_INVISIBLE static int rl_thread_state(int64_t tid) {
 #if RL_LINUX_FACILITIES
     if (tid <= 0) return 0;
+    char letter = rl_task_state_letter(tid);
+    if (letter == 0) return -1;
+    if (letter != 'S') return 0;
     char text[64];
     long got = rl_read_task_file(tid, "syscall", text, sizeof text);
     if (got < 0) return -1;
@@ -200,14 +205,12 @@ RL_INVISIBLE static int hold_now(void) {
     rl_blocked_watch asker_waits = {0};
     // The limit is on the own time of the thread that acts meanwhile (the asker; else the main
     // thread, which armed the hold): what it waits for a CPU on a busy machine moves the end on.
-    int64_t actor = asker != 0 ? asker : (int64_t)getpid(), ran, waited = 0, moved_on_by = 0;
-    int64_t waited_at_start = rl_thread_times(actor, &ran, &waited) == 0 ? waited : -1;
+    rl_own_deadline actor_time;
+    rl_own_deadline_start(&actor_time, asker != 0 ? asker : (int64_t)getpid(), LOAD(&hold_max_ns));
     for (int64_t left = until - now_ns(); LOAD(&hold_state) == RL_HOLD_HOLDING; left = until - now_ns()) {
         if (left <= 0) {
-            if (waited_at_start < 0 || rl_thread_times(actor, &ran, &waited) != 0) break;
-            if (waited - waited_at_start <= moved_on_by) break;
-            until += waited - waited_at_start - moved_on_by;
-            moved_on_by = waited - waited_at_start;
+            if (rl_own_deadline_passed(&actor_time)) break;
+            until = now_ns() + 100000;  // look again in 100 us
             continue;
         }
         // A self-hold looks at its asker every 200 us: blocked twice running, it most likely
@@ -225,8 +228,6 @@ RL_INVISIBLE static int hold_now(void) {
     return 1;
 }
 
-RL_INVISIBLE static int64_t thread_cpu_ns(int64_t tid);
-
 // The handler: the thread sleeps where the signal found it (or is held there, when asked).
 RL_INVISIBLE static void on_preempt(int number) {
     (void)number;
@@ -240,19 +241,9 @@ RL_INVISIBLE static void on_preempt(int number) {
     if (max_us > 0) raw_sleep_us(1 + (int64_t)(draw() % (uint64_t)max_us));
     int64_t self = rl_current_thread_id();
     for (int i = 0; i < RL_RECENT_THREADS; i++) {
-        if (LOAD(&recent_threads[i]) == self) STORE(&handled_cpu_ns[i], thread_cpu_ns(self));
+        if (LOAD(&recent_threads[i]) == self) STORE(&handled_cpu_ns[i], rl_thread_cpu_ns(self));
     }
     errno = saved;
-}
-
-// The CPU time one of this process's threads has used, in nanoseconds; -1 if it is gone. One
-// raw system call on the thread's own CPU clock (the kernel's MAKE_THREAD_CPUCLOCK): reading its
-// state from /proc instead cost the sender two thirds of its time (open, read, close, a path walk).
-RL_INVISIBLE static int64_t thread_cpu_ns(int64_t tid) {
-    clockid_t clock = (clockid_t)((~(unsigned)tid << 3) | 6);  // per-thread | CPUCLOCK_SCHED
-    struct timespec used;
-    if (syscall(SYS_clock_gettime, clock, &used) != 0) return -1;
-    return (int64_t)used.tv_sec * 1000000000 + used.tv_nsec;
 }
 
 RL_INVISIBLE static void *send_signals(void *unused) {
@@ -274,7 +265,7 @@ RL_INVISIBLE static void *send_signals(void *unused) {
         for (int i = 0; i < RL_RECENT_THREADS; i++) {
             int64_t tid = LOAD(&recent_threads[i]);
             if (tid == 0) continue;
-            int64_t ns = thread_cpu_ns(tid);
+            int64_t ns = rl_thread_cpu_ns(tid);
             if (ns < 0) {  // gone: forget it
                 __atomic_compare_exchange_n(&recent_threads[i], &tid, 0, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
                 seen_tid[i] = 0;

@@ -246,14 +246,20 @@ RL_INVISIBLE static int in_program_code(unsigned long long pc) {
 /// on its way in the kernel, waiting for a lock of ThreadSanitizer's runtime, or asleep outside
 /// any system call we can read), or asleep in a system call, whose number and arguments are then
 /// in `call`.
-RL_INVISIBLE static int task_state(int64_t tid, unsigned long long call[7]) {
+RL_INVISIBLE char rl_task_state_letter(int64_t tid) {
     char text[512];
-    if (rl_read_task_file(tid, "stat", text, sizeof text) <= 0) return RL_TASK_GONE;
+    if (rl_read_task_file(tid, "stat", text, sizeof text) <= 0) return 0;
     const char *state = NULL;
     for (const char *c = text; *c; c++) if (*c == ')') state = c;
-    if (state == NULL || state[1] != ' ') return RL_TASK_AWAKE;
-    if (state[2] == 'Z' || state[2] == 'X') return RL_TASK_GONE;
-    if (state[2] != 'S') return RL_TASK_AWAKE;  // R: running or runnable; D: in the kernel on its way
+    if (state == NULL || state[1] != ' ') return 'R';
+    return state[2] == 'Z' || state[2] == 'X' ? 0 : state[2];
+}
+
+RL_INVISIBLE static int task_state(int64_t tid, unsigned long long call[7]) {
+    char letter = rl_task_state_letter(tid);
+    if (letter == 0) return RL_TASK_GONE;
+    if (letter != 'S') return RL_TASK_AWAKE;  // R: running or runnable; D: in the kernel on its way
+    char text[512];
     if (rl_read_task_file(tid, "syscall", text, sizeof text) <= 0) return RL_TASK_AWAKE;
     // "running", or "-1 ..." (blocked outside any system call): awake.
     // The call's number, its 6 arguments, the stack pointer and the program counter.

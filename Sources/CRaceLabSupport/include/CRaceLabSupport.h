@@ -164,6 +164,9 @@ long rl_read_task_file(int64_t tid, const char *name, char *text, long size);
 /// Thread `tid` of this process: nanoseconds it ran on a CPU and waited on a run queue for one,
 /// since it began (/proc/self/task/TID/schedstat, raw system calls). 0, or -1 where not known.
 int rl_thread_times(int64_t tid, int64_t *ran_ns, int64_t *waited_ns);
+/// Thread `tid`'s state letter from the kernel ('S' asleep, waiting; 'R' running or runnable;
+/// 'D'...); 0 if it is gone (or where there is no /proc).
+char rl_task_state_letter(int64_t tid);
 /// Every thread of this process: its id and the nanoseconds it has waited on a run queue for a
 /// CPU, at most `capacity` of them (CPUWaits.c, raw system calls); how many, or -1 where not known.
 int rl_process_cpu_waits(int64_t *tids, int64_t *waits, int capacity);
