@@ -183,6 +183,15 @@ RL_INVISIBLE int rl_thread_times(int64_t tid, int64_t *ran_ns, int64_t *waited_n
     return 0;
 }
 
+RL_INVISIBLE char rl_task_state_letter(int64_t tid) {
+    char text[512];
+    if (rl_read_task_file(tid, "stat", text, sizeof text) <= 0) return 0;
+    const char *state = NULL;
+    for (const char *c = text; *c; c++) if (*c == ')') state = c;
+    if (state == NULL || state[1] != ' ') return 'R';
+    return state[2] == 'Z' || state[2] == 'X' ? 0 : state[2];
+}
+
 #if RL_LINUX_FACILITIES
 // "202 0x7f.. 0x189 0x0 0x7f.." -> the numbers (the call's number, then its arguments).
 RL_INVISIBLE static int parse_numbers(const char *text, unsigned long long *out, int capacity) {
@@ -246,15 +255,6 @@ RL_INVISIBLE static int in_program_code(unsigned long long pc) {
 /// on its way in the kernel, waiting for a lock of ThreadSanitizer's runtime, or asleep outside
 /// any system call we can read), or asleep in a system call, whose number and arguments are then
 /// in `call`.
-RL_INVISIBLE char rl_task_state_letter(int64_t tid) {
-    char text[512];
-    if (rl_read_task_file(tid, "stat", text, sizeof text) <= 0) return 0;
-    const char *state = NULL;
-    for (const char *c = text; *c; c++) if (*c == ')') state = c;
-    if (state == NULL || state[1] != ' ') return 'R';
-    return state[2] == 'Z' || state[2] == 'X' ? 0 : state[2];
-}
-
 RL_INVISIBLE static int task_state(int64_t tid, unsigned long long call[7]) {
     char letter = rl_task_state_letter(tid);
     if (letter == 0) return RL_TASK_GONE;
