@@ -5,7 +5,9 @@ import ConcurrentPerform
 /// EXERCISE: this starts as a copy of the broken variant. Make the measurement correct and
 /// race-free: every row counted once, no two iterations touching the same memory unguarded. The
 /// harness runs it with `make check LAB=concurrent-perform`. Keep the class name
-/// and `measure(_:)`, and keep the rows measured in parallel; change anything else.
+/// and `measure(_:)`, and keep the rows measured in parallel; change anything else. Like the
+/// fix, let the background block hold the screen (a view) only weakly: if the user leaves while it
+/// measures, the screen must still die on the main thread (the off-main-dealloc lab).
 ///
 /// Measures a photo's brightness in parallel: DispatchQueue.concurrentPerform runs one iteration
 /// per row, spread over the machine's cores, and every iteration adds its row to a running total.

@@ -13,4 +13,5 @@ public let concurrentPerformCorpus = LabSolutions(ConcurrentPerformLab.self, [
     LabVariant(.wrongFix, name: "wrong-array-slots") { ConcurrentPerformWrongArraySlots(screen: $0) },
     LabVariant(.wrongFix, name: "wrong-total-shared-across-measurements") { ConcurrentPerformWrongTotalSharedAcrossMeasurements(screen: $0) },
     LabVariant(.wrongFix, name: "wrong-atomic-load-then-store") { ConcurrentPerformWrongAtomicLoadThenStore(screen: $0) },
+    LabVariant(.wrongFix, name: "wrong-block-keeps-screen") { ConcurrentPerformWrongBlockKeepsScreen(screen: $0) },
 ])

@@ -13,15 +13,15 @@ final class ConcurrentPerformValidAtomic: ConcurrentPerformController {
     func measure(_ photo: ConcurrentPerformPhoto) {
         screen.measuring.set(true)
         let screen = self.screen
-        DispatchQueue.global().async {
+        DispatchQueue.global().async { [weak screen] in  // only the main thread owns the screen (a view)
             let total = Atomic<Int>(0)
             DispatchQueue.concurrentPerform(iterations: photo.rowCount) { row in
                 total.wrappingAdd(photo.brightness(ofRow: row), ordering: .relaxed)
             }
             let result = total.load(ordering: .relaxed)
             DispatchQueue.main.async {
-                screen.brightness.setText(String(result))
-                screen.measuring.set(false)
+                screen?.brightness.setText(String(result))
+                screen?.measuring.set(false)
             }
         }
     }

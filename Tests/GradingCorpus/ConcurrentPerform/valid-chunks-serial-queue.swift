@@ -12,7 +12,7 @@ final class ConcurrentPerformValidChunksSerialQueue: ConcurrentPerformController
     func measure(_ photo: ConcurrentPerformPhoto) {
         screen.measuring.set(true)
         let screen = self.screen
-        DispatchQueue.global().async {
+        DispatchQueue.global().async { [weak screen] in  // only the main thread owns the screen (a view)
             let owner = DispatchQueue(label: "concurrent-perform.total")
             var total = 0  // only touched on `owner`
             let half = (photo.rowCount + 1) / 2
@@ -25,8 +25,8 @@ final class ConcurrentPerformValidChunksSerialQueue: ConcurrentPerformController
             }
             let result = owner.sync { total }
             DispatchQueue.main.async {
-                screen.brightness.setText(String(result))
-                screen.measuring.set(false)
+                screen?.brightness.setText(String(result))
+                screen?.measuring.set(false)
             }
         }
     }

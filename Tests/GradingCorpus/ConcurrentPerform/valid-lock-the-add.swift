@@ -13,7 +13,7 @@ final class ConcurrentPerformValidLockTheAdd: ConcurrentPerformController {
     func measure(_ photo: ConcurrentPerformPhoto) {
         screen.measuring.set(true)
         let screen = self.screen
-        DispatchQueue.global().async {
+        DispatchQueue.global().async { [weak screen] in  // only the main thread owns the screen (a view)
             var total = 0
             let lock = NSLock()
             DispatchQueue.concurrentPerform(iterations: photo.rowCount) { row in
@@ -22,8 +22,8 @@ final class ConcurrentPerformValidLockTheAdd: ConcurrentPerformController {
             }
             let result = lock.withLock { total }
             DispatchQueue.main.async {
-                screen.brightness.setText(String(result))
-                screen.measuring.set(false)
+                screen?.brightness.setText(String(result))
+                screen?.measuring.set(false)
             }
         }
     }
