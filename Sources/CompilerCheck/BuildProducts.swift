@@ -38,11 +38,13 @@ public struct BuildProducts: Sendable {
         guard let moduleDate = modificationDate(module) else {
             return "the lab module \(sources.labModule) is not built in \(folder.path); run `make build` first"
         }
-        // The compiler leaves an unchanged interface untouched, so the newest object file of the
-        // module says when it was last built.
+        // The compiler leaves an unchanged interface untouched, and an unchanged object file too
+        // (an edit of comments only), so the newest object file or dependency record (written at
+        // every compile of its file) of the module says when it was last built.
         let objects = folder.appendingPathComponent("\(sources.labModule).build")
         let objectDates = ((try? FileManager.default.contentsOfDirectory(atPath: objects.path)) ?? [])
-            .filter { $0.hasSuffix(".o") }.compactMap { modificationDate(objects.appendingPathComponent($0)) }
+            .filter { $0.hasSuffix(".o") || $0.hasSuffix(".swiftdeps") }
+            .compactMap { modificationDate(objects.appendingPathComponent($0)) }
         let built = ([moduleDate] + objectDates).max()!
         for file in sources.labModuleFiles {
             if let changed = modificationDate(file), changed > built {

@@ -61,5 +61,9 @@ final class BuildProductsTests: XCTestCase {
         XCTAssertNil(products.problem(checking: sources), "rebuilt objects, untouched interface: current")
         try write(labs.appendingPathComponent("Scenario.swift"), secondsAgo: 10)
         XCTAssertNotNil(products.problem(checking: sources), "edited after the build: stale")
+        // A comment edited: the file is compiled again to the same object, which is left alone;
+        // its dependency record is written anew.
+        try write(build.appendingPathComponent("Tiny.build/Scenario.swiftdeps"), secondsAgo: 5)
+        XCTAssertNil(products.problem(checking: sources), "recompiled to an unchanged object: current")
     }
 }
