@@ -29,7 +29,7 @@ public struct MandelbrotBitmap {
 
     public var pixels: [UInt8]
 
-    /// A fresh, all-black picture to render into (the seed's "make a bitmap context").
+    /// A fresh, all-black picture to render into (the source article's "make a bitmap context").
     public init() { pixels = [UInt8](repeating: 0, count: MandelbrotBitmap.width * MandelbrotBitmap.height) }
 
     /// FNV-1a over the pixels: two pictures are the same picture when their checksums match.

@@ -7,7 +7,7 @@ import OnceOnlyInit
 /// thread wait for it (the runtime's swift_once, the job dispatch_once did in Objective-C).
 ///
 /// A `static let` lives as long as the process, and the lab needs a fresh slot every iteration,
-/// so this variant does the same job by hand with the seed's other tool: a serial queue used as
+/// so this variant does the same job by hand with the source article's other tool: a serial queue used as
 /// a lock around the whole look-then-build step.
 final class OnceOnlyInitFixed: OnceOnlyInitController {
     private let builder: OnceOnlyInitBuilder

@@ -2,7 +2,7 @@ import Foundation
 import LabKit
 import ReaderWriter
 
-/// The seed's reader-writer recipe: reads are `sync` blocks on a concurrent queue (they may run
+/// The source article's reader-writer recipe: reads are `sync` blocks on a concurrent queue (they may run
 /// together), writes are barrier blocks (they run alone: the queue lets the blocks before a
 /// barrier finish, runs the barrier by itself, then lets the blocks after it start).
 final class ReaderWriterFixed: ReaderWriterController {

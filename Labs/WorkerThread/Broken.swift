@@ -1,7 +1,7 @@
 import Foundation
 import LabKit
 
-/// The seed's first worker: start() creates the thread and returns; the thread sets itself up,
+/// The source article's first worker: start() creates the thread and returns; the thread sets itself up,
 /// then runs its run loop for a short while, again and again, forever. Here it at least checks a
 /// stop flag between two runs, or it could never end at all.
 final class WorkerThreadBroken: WorkerThreadController {
@@ -27,7 +27,7 @@ final class WorkerThreadBroken: WorkerThreadController {
         let loop = environment.setUpRunLoop()
         runLoop = loop
         // BUG: the loop has no source, so run(until:) returns at once instead of waiting: the thread
-        // spins, waking up again and again with nothing to do (the seed's runUntilDate: does the
+        // spins, waking up again and again with nothing to do (the source article's runUntilDate: does the
         // same). Polling is also the only way this thread can notice that it should stop.
         while !stopRequested {
             loop.run(until: Date(timeIntervalSinceNow: 0.01))

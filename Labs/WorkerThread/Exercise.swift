@@ -6,7 +6,7 @@ import WorkerThread
 /// work, let the idle thread sleep until work or a stop arrives, and make stop() return only once
 /// the thread has ended. Check it with `make check LAB=worker-thread`.
 /// Keep the class name and its three methods.
-/// The seed's first worker: start() creates the thread and returns; the thread sets itself up,
+/// The source article's first worker: start() creates the thread and returns; the thread sets itself up,
 /// then runs its run loop for a short while, again and again, forever. Here it at least checks a
 /// stop flag between two runs, or it could never end at all.
 final class WorkerThreadExercise: WorkerThreadController {
@@ -32,7 +32,7 @@ final class WorkerThreadExercise: WorkerThreadController {
         let loop = environment.setUpRunLoop()
         runLoop = loop
         // TODO: fix this: the loop has no source, so run(until:) returns at once instead of waiting: the thread
-        // spins, waking up again and again with nothing to do (the seed's runUntilDate: does the
+        // spins, waking up again and again with nothing to do (the source article's runUntilDate: does the
         // same). Polling is also the only way this thread can notice that it should stop.
         while !stopRequested {
             loop.run(until: Date(timeIntervalSinceNow: 0.01))

@@ -2,7 +2,7 @@ import Foundation
 import LabKit
 import WorkerThread
 
-/// The seed's final worker: start() waits until the thread is ready, the thread's loop has a
+/// The source article's final worker: start() waits until the thread is ready, the thread's loop has a
 /// source of its own and sleeps until work or a stop arrives, and stop() sends the stop to the
 /// thread itself, then joins it.
 final class WorkerThreadFixed: WorkerThreadController {
@@ -24,7 +24,7 @@ final class WorkerThreadFixed: WorkerThreadController {
         thread = startJoinableThread { self.threadMain() }
         // FIX: return only once the thread can take work. The wait is in a loop that checks what it
         // waits for: a condition may wake up with no signal (NSCondition's documentation warns of
-        // it), and a single wait(), as in the seed, would then return too early.
+        // it), and a single wait(), as in the source article, would then return too early.
         while runLoop == nil { ready.wait() }
         ready.unlock()
     }

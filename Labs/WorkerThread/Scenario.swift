@@ -12,7 +12,7 @@ import Foundation
 ///   running at that moment (its thread has not entered `run()` yet, or is between two
 ///   `run(until:)` calls) is lost: the next run starts afresh. (Core Foundation clears its stop
 ///   flag at the start of every run.) A stop sent as a job to the loop's own thread always lands
-///   inside a run, which is why the seed stops the loop on its own thread.
+///   inside a run, which is why the source article stops the loop on its own thread.
 ///
 /// Its own lock is real synchronisation, as inside a real run loop: a job sees what its sender
 /// wrote before posting it. Everything a worker keeps around the loop is the variant's business.
@@ -35,7 +35,7 @@ public final class JobRunLoop: @unchecked Sendable {
     }
     private static let currentKey = "racelab.JobRunLoop.current"
 
-    /// A source that does nothing but keep the loop asleep while there is no work (the seed's
+    /// A source that does nothing but keep the loop asleep while there is no work (the source article's
     /// do-nothing source; CFRunLoopAddSource). Any thread.
     public func addSource() { condition.withLock { sources += 1 } }
 

@@ -2,7 +2,7 @@ import Foundation
 import LabKit
 import WrongQueue
 
-/// The seed's two habits for queue-owned state: every caller hops onto the owning queue, and
+/// The source article's two habits for queue-owned state: every caller hops onto the owning queue, and
 /// the helpers check that they are on it, using a key only that queue carries.
 final class WrongQueueFixed: WrongQueueController {
     private let canvas: WrongQueueCanvas  // render queue only

@@ -1,5 +1,5 @@
 // WRONG: the worker keeps its own locked job list and waits on its own NSCondition, but with a
-// 10 ms timeout: an idle worker wakes up a hundred times a second to look (polling, the seed's
+// 10 ms timeout: an idle worker wakes up a hundred times a second to look (polling, the source article's
 // spinning run loop in slow motion).
 import Foundation
 import LabKit
@@ -24,7 +24,7 @@ final class WorkerThreadWrongOwnQueueNaps: WorkerThreadController {
         _ = environment.setUpRunLoop()
         while true {
             cond.lock()
-            // wake up every 10 ms to look around, like the seed's run(until:)
+            // wake up every 10 ms to look around, like the source article's run(until:)
             if jobs.isEmpty && !stopRequested { _ = cond.wait(until: Date(timeIntervalSinceNow: 0.01)) }
             let batch = jobs
             jobs.removeAll()
