@@ -45,16 +45,8 @@ public enum RunMode: String, Codable, CodingKeyRepresentable, Sendable, CaseIter
     case explore
     /// Checkpoints become seeded random delays and actions come at random moments.
     case stress
-
-    /// Added to a grade's seed for this pass's children (then + the run's number): each pass
-    /// its own range, so no two children of one grade share a seed.
-    public var seedOffset: UInt64 {
-        switch self {
-        case .scripted: 0
-        case .explore: 500
-        case .stress: 1000
-        }
-    }
+    // What each pass is outside the child (seed range, how its runs are planned, checked and
+    // described) is in RunModeTraits.swift; inside the child, its ScenarioPass.
 }
 
 /// Everything about a lab that is not code: shown by `racelab list`, used by reports. The parent

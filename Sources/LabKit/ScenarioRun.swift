@@ -60,7 +60,7 @@ public final class ScenarioRun {
         onFailure: @escaping (InvariantFailure) -> Void = { _ in }
     ) {
         self.exploration = exploration
-        self.mode = mode == .stress ? .stress : .scripted
+        self.mode = mode.storyMode
         self.iteration = iteration
         self.seed = seed
         self.random = SeededRandom(seed: seed)

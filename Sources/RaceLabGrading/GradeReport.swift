@@ -56,6 +56,17 @@ public struct GradingPolicy: Codable, Sendable, Equatable {
         case .stress: stressRuns
         }
     }
+
+    /// A pass's runs in a grade: the lab's calibrated plan's for a calibrated pass (stress), the
+    /// policy's own count otherwise.
+    public func runs(for mode: RunMode, stress: StressPlan) -> Int {
+        mode.isCalibrated ? stress.runs : runs(for: mode)
+    }
+
+    /// A pass's iterations per run in a grade: the calibrated plan's, or the lab's default.
+    public func iterations(of lab: Lab, for mode: RunMode, stress: StressPlan) -> Int {
+        mode.isCalibrated ? stress.iterationsPerRun : lab.info.defaultIterations[mode] ?? 1
+    }
 }
 
 /// How many stress iterations a lab's exercise gets, and why.

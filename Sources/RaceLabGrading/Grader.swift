@@ -8,7 +8,9 @@ import TSanReports
 /// an unfixed exercise cannot survive). A pass scores its points only when every run is clean.
 /// `racelab check` (one lab, for the student) and `racelab grade` (for the record) share it.
 public struct Grader {
-    public var executable: URL
+    /// The lab program the children run; nil for a grader that only records grades decided
+    /// without running (every lab refused, reused or uncompiled): it starts no child.
+    public var executable: URL?
     public var policy: GradingPolicy
     public var seed: UInt64
     /// How the user invoked racelab, for the reproduce commands.
@@ -19,7 +21,7 @@ public struct Grader {
     public var jobs = 1
 
     public init(
-        executable: URL, policy: GradingPolicy = GradingPolicy(), seed: UInt64, programName: String = "racelab",
+        executable: URL?, policy: GradingPolicy = GradingPolicy(), seed: UInt64, programName: String = "racelab",
         root: URL? = nil
     ) {
         self.executable = executable
@@ -67,7 +69,9 @@ public struct Grader {
         if let calibration = calibrations?.current(for: lab) {
             return (StressPlan.make(lab, calibration: calibration, policy: policy), nil)
         }
-        guard measureIfMissing else { return (StressPlan.make(lab, calibration: nil, policy: policy), nil) }
+        guard measureIfMissing, let executable else {
+            return (StressPlan.make(lab, calibration: nil, policy: policy), nil)
+        }
         var settings = Calibrator.Settings()
         settings.jobs = jobs
         let measured = Calibrator.measure(lab, executable: executable, settings: settings) {
@@ -92,6 +96,8 @@ public struct Grader {
     public func grade(
         _ items: [(Lab, Lab.Variant, StressPlan)], onProgress: @escaping @Sendable (String) -> Void = { _ in }
     ) -> [LabGrade] {
+        guard !items.isEmpty else { return [] }
+        guard let executable else { preconditionFailure("a grader without a lab program cannot run a lab") }
         let rows = items.flatMap { lab, variant, stress in
             Self.passes.map { mode -> LabRunner.Row in
                 var settings = RunSettings(
@@ -120,10 +126,10 @@ public struct Grader {
         }
     }
 
-    func runs(_ mode: RunMode, _ stress: StressPlan) -> Int { mode == .stress ? stress.runs : policy.runs(for: mode) }
+    func runs(_ mode: RunMode, _ stress: StressPlan) -> Int { policy.runs(for: mode, stress: stress) }
 
     func iterations(_ lab: Lab, _ mode: RunMode, _ stress: StressPlan) -> Int {
-        mode == .stress ? stress.iterationsPerRun : lab.info.defaultIterations[mode] ?? 1
+        policy.iterations(of: lab, for: mode, stress: stress)
     }
 
     /// Grades decided without running anything, for this grader's policy and package.

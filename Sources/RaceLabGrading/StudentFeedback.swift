@@ -23,12 +23,7 @@ public enum StudentFeedback {
             return out.joined(separator: "\n")
         }
         for pass in grade.passes {
-            let how =
-                switch pass.mode {
-                case .scripted: "the bad interleaving forced at the lab's checkpoints"
-                case .explore: "that pause moved to every other checkpoint arrival in turn"
-                case .stress: "random timing"
-                }
+            let how = pass.mode.howItTries
             if pass.status == .passed {
                 out.append("\(pass.name) (\(pass.size), \(how)): passed, \(pass.summary)")
             } else {

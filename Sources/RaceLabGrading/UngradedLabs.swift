@@ -27,8 +27,8 @@ public struct UngradedLabs: Sendable {
     {
         let passes = Grader.passes.map { mode in
             PassGrade(
-                mode: mode, runs: mode == .stress ? stress.runs : policy.runs(for: mode),
-                iterationsPerRun: mode == .stress ? stress.iterationsPerRun : lab.info.defaultIterations[mode] ?? 1,
+                mode: mode, runs: policy.runs(for: mode, stress: stress),
+                iterationsPerRun: policy.iterations(of: lab, for: mode, stress: stress),
                 status: .error, score: 0, maxScore: policy.points(for: mode), summary: "not run: \(reason)",
                 problems: [], elapsedSeconds: 0)
         }

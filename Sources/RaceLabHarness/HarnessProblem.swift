@@ -16,6 +16,9 @@ public enum HarnessProblem: String, Codable, Sendable {
     /// A result line the harness did not write (lab code forged it).
     case forged
 
+    /// What every place that meets a build without ThreadSanitizer advises (one wording).
+    public static let tsanAdvice = "build it with `make build` (swift build --sanitize=thread)"
+
     /// The harness or the machine failed, not the code under test: a grade is then an error to
     /// look into (and grade again), not a mark.
     public var isHarnessFailure: Bool {

@@ -55,7 +55,7 @@ public enum LabRunner {
     public static func rows(_ plan: [(Lab, Lab.Variant, RunMode)], settings: RunSettings) -> [Row] {
         plan.map { lab, variant, mode in
             var own = settings
-            if mode == .explore && settings.point == nil { own.runs = 1 }
+            if mode.isSystematic && settings.point == nil { own.runs = 1 }
             return Row(lab: lab, variant: variant, mode: mode, settings: own)
         }
     }
@@ -101,20 +101,14 @@ public enum LabRunner {
         _ rows: [Row], jobs: Int, stopGroups: [Int]? = nil,
         onRun: @escaping @Sendable (Int, Int) -> Void = { _, _ in }
     ) -> [VariantOutcome] {
-        let exploreRuns = rows.filter { $0.mode == .explore && $0.settings.point == nil }.map(\.settings.runs).reduce(
-            0, +)
+        let exploreRuns = rows.filter { $0.mode.isSystematic && $0.settings.point == nil }.map(\.settings.runs)
+            .reduce(0, +)
         let autoShards = max(1, min(maxExploreShards, jobs / max(exploreRuns, 1)))
         @Sendable func shards(_ row: Int) -> Int {
-            guard rows[row].mode == .explore && rows[row].settings.point == nil else { return 1 }
+            guard rows[row].mode.isSystematic && rows[row].settings.point == nil else { return 1 }
             return rows[row].settings.exploreShards == 0 ? autoShards : rows[row].settings.exploreShards
         }
-        @Sendable func order(_ row: Int) -> Int {
-            switch rows[row].mode {
-            case .scripted: 0
-            case .explore: shards(row) == 1 ? 1 : 3
-            case .stress: 2
-            }
-        }
+        @Sendable func order(_ row: Int) -> Int { rows[row].mode.startOrder(sharded: shards(row) > 1) }
         // (row, run, shard): an explore run is split into shards that explore side by side.
         let tasks = rows.indices.flatMap { row in
             (0..<rows[row].settings.runs).flatMap { run in (0..<shards(row)).map { (row, run, $0) } }
@@ -133,7 +127,7 @@ public enum LabRunner {
             var plan = ScenarioPlan(
                 lab: item.lab.id, variant: item.variant.name, mode: item.mode, iterations: iterations,
                 seed: item.settings.seed &+ UInt64(run), stopAtFirstDetection: true,
-                point: item.mode == .explore ? item.settings.point : nil)
+                point: item.mode.isSystematic ? item.settings.point : nil)
             if shards(row) > 1 { plan.shard = ExplorationShard(index: shard, count: shards(row)) }
             let verdict = runOnce(
                 plan, kind: item.variant.kind,
@@ -176,7 +170,7 @@ public enum LabRunner {
         let child = ChildRunner.run(request)
         saveLog(child, plan: plan, settings: settings)
         var verdict = VerdictBuilder.verdict(plan: plan, kind: kind, child: child, reproduce: reproduce)
-        if plan.mode == .explore, verdict.detected || verdict.harnessError != nil,
+        if plan.mode.isSystematic, verdict.detected || verdict.harnessError != nil,
             let text = child.result?.firstDetectionPoint ?? child.lastProgress?.point,
             let point = ExplorationPoint(text)
         {

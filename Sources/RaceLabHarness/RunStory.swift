@@ -26,11 +26,11 @@ public enum RunStory {
             return "it claims point \(point) was explored, but no heartbeat announced it"
         }
         let detected = !result.failures.isEmpty || result.tsanReports > 0
-        if !detected && plan.mode != .explore && result.iterationsRun < max(plan.iterations, 1) {
+        if !detected && !plan.mode.isSystematic && result.iterationsRun < max(plan.iterations, 1) {
             return
                 "it claims a clean run of \(result.iterationsRun) iteration(s), but the plan asked for \(plan.iterations) and nothing stopped it early"
         }
-        if result.iterationsRun > max(plan.iterations, 1) && plan.mode != .explore {
+        if result.iterationsRun > max(plan.iterations, 1) && !plan.mode.isSystematic {
             return "it claims \(result.iterationsRun) iterations, more than the \(plan.iterations) planned"
         }
         return nil

@@ -209,7 +209,7 @@ public enum VerdictBuilder {
         } else if let result, !result.tsanEnabled, verdict.harnessError == nil {
             verdict.cannotJudge(
                 .builtWithoutTSan,
-                "the child ran without ThreadSanitizer; build with `make run` (swift build --sanitize=thread)")
+                "the child ran without ThreadSanitizer, so it cannot judge races: " + HarnessProblem.tsanAdvice)
         }
         if child.stderrTruncated { verdict.notes.append("stderr was longer than the output limit and was cut") }
         if child.stdoutTruncated { verdict.notes.append("stdout was longer than the output limit and was cut") }

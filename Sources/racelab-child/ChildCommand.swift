@@ -62,18 +62,8 @@ struct ChildCommand {
         guard let name = arguments.string("variant"), lab.variant(named: name) != nil else {
             throw UsageError("run needs --variant, one of \(lab.variants.map(\.name).joined(separator: ", "))")
         }
-        guard
-            let mode = try arguments.choice("mode", from: RunMode.allCases.map(\.rawValue)).flatMap(
-                RunMode.init(rawValue:))
-        else {
-            throw UsageError("run needs --mode scripted|explore|stress")
-        }
-        let point = try arguments.string("point").map { text throws(UsageError) in
-            guard let point = ExplorationPoint(text) else {
-                throw UsageError("--point must be PAUSE:HIT (two whole numbers from 1), not '\(text)'")
-            }
-            return point
-        }
+        let mode = try arguments.runMode()
+        let point = try arguments.explorationPoint()
         var plan = ScenarioPlan(
             lab: lab.id, variant: name, mode: mode,
             iterations: try arguments.int("iterations", in: 1...1_000_000) ?? 1,

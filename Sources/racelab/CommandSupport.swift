@@ -22,7 +22,7 @@ extension RaceLabCommandLine {
 
     /// What every command that judges races says of a racelab built without TSan (one place).
     static let builtWithoutTSan =
-        "this racelab was built without ThreadSanitizer, so it cannot judge races: build it with `make build` (swift build --sanitize=thread)"
+        "this racelab was built without ThreadSanitizer, so it cannot judge races: " + HarnessProblem.tsanAdvice
 
     func requireTSan() throws(UsageError) {
         guard rl_tsan_enabled() != 0 else { throw UsageError(Self.builtWithoutTSan) }
@@ -49,7 +49,7 @@ extension RaceLabCommandLine {
 
     /// How reproduce commands name racelab: as invoked, but relative to the package when the
     /// binary is inside it (grade-all runs a scratch copy that is gone by the time anyone reads
-    /// the report; `.build/debug/racelab` works in the student's own copy).
+    /// the report; the relative path works in the student's own copy).
     var program: String {
         let invoked = CommandLine.arguments.first ?? "racelab"
         guard invoked.hasPrefix("/"), let root = packageRoot else { return invoked }

@@ -129,7 +129,7 @@ public struct RaceLabCommandLine {
         let checks = PlatformChecks.here
         print("racelab doctor: this machine's checks (the grader runs on Linux and has them all)")
         print(
-            "  \(rl_tsan_enabled() != 0 ? "yes" : "no ")  ThreadSanitizer built in\(rl_tsan_enabled() != 0 ? "" : " (make build builds with it)")"
+            "  \(rl_tsan_enabled() != 0 ? "yes" : "no ")  ThreadSanitizer built in\(rl_tsan_enabled() != 0 ? "" : ": " + HarnessProblem.tsanAdvice)"
         )
         for line in checks.lines { print(line) }
         print("  isolation: " + ChildIsolation.probe(executable: childProgram).summary)

@@ -83,14 +83,9 @@ extension RaceLabCommandLine {
             seed: try arguments.uint64("seed") ?? UInt64.random(in: 1...999_999),
             stallTimeout: try arguments.double("timeout", in: 1...3600),
             programName: CommandLine.arguments.first ?? "racelab")
-        settings.point = try arguments.string("point").map { text throws(UsageError) in
-            guard let point = ExplorationPoint(text) else {
-                throw UsageError("--point must be PAUSE:HIT (two whole numbers from 1), not '\(text)'")
-            }
-            guard mode == .explore else {
-                throw UsageError("--point replays one exploration point: give it with --mode explore")
-            }
-            return point
+        settings.point = try arguments.explorationPoint()
+        guard settings.point == nil || mode?.isSystematic == true else {
+            throw UsageError("--point replays one exploration point: give it with --mode explore")
         }
         let htmlFile = arguments.string("html")
         if let htmlFile, let problem = OutputFile.problem(writing: htmlFile) {
