@@ -15,7 +15,7 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 WORK=${1:-$(mktemp -d /tmp/racelab-autograder.XXXXXX)}
-RACELAB="$ROOT/.build/debug/racelab"
+RACELAB="$(cd "$ROOT" && swift build --sanitize=thread --show-bin-path)/racelab"
 mkdir -p "$WORK"
 say() { printf '\n== %s\n' "$*"; }
 failures=0

@@ -5,11 +5,11 @@
 #
 #   make build && scripts/bench-explain.sh [path/to/racelab]
 #
-# The default racelab is .build/debug/racelab as `make build` makes it: unoptimised and built
+# The default racelab is the one `make build` makes (SwiftPM says where): unoptimised and built
 # with ThreadSanitizer, the racelab learners run. Goal: 200 MB in under 60 s, under 500 MB.
 set -eu
 cd "$(dirname "$0")/.."
-RACELAB=${1:-.build/debug/racelab}
+RACELAB=${1:-$(swift build --sanitize=thread --show-bin-path)/racelab}
 FIXTURES=Tests/RaceLabTests/Fixtures
 [ -x "$RACELAB" ] || { echo "bench-explain: no $RACELAB; run make build first" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "bench-explain: needs GNU time at /usr/bin/time" >&2; exit 2; }

@@ -21,7 +21,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 WORK=${1:-$(mktemp -d /tmp/racelab-bench.XXXXXX)}
 SUBMISSIONS=${SUBMISSIONS:-20}
 SERIAL_SUBMISSIONS=${SERIAL_SUBMISSIONS:-3}
-RACELAB="$ROOT/.build/debug/racelab"
+RACELAB="$(cd "$ROOT" && swift build --sanitize=thread --show-bin-path)/racelab"
 mkdir -p "$WORK"
 cd "$ROOT"
 now() { date +%s.%N; }
@@ -78,8 +78,8 @@ if wants check; then
 worst_serial=0; worst_parallel=0; worst_lab=""; not_passing=""
 for lab in $("$RACELAB" list --json | sed -n 's/^    "id" : "\([^"]*\)".*/\1/p'); do
     # A check that fails is reported below, not a reason to stop the benchmark.
-    t0=$(now); (cd "$WORK/solved" && .build/debug/racelab check "$lab" --seed 7 --jobs 1 > "$WORK/check-$lab-serial.txt") || true; t1=$(now)
-    (cd "$WORK/solved" && .build/debug/racelab check "$lab" --seed 7 > "$WORK/check-$lab-parallel.txt") || true; t2=$(now)
+    t0=$(now); (cd "$WORK/solved" && "$(swift build --sanitize=thread --show-bin-path)/racelab" check "$lab" --seed 7 --jobs 1 > "$WORK/check-$lab-serial.txt") || true; t1=$(now)
+    (cd "$WORK/solved" && "$(swift build --sanitize=thread --show-bin-path)/racelab" check "$lab" --seed 7 > "$WORK/check-$lab-parallel.txt") || true; t2=$(now)
     s=$(seconds "$t0" "$t1"); p=$(seconds "$t1" "$t2")
     grep -q "^PASSING" "$WORK/check-$lab-parallel.txt" || { echo "bench: $lab's reference fix does not pass racelab check" >&2; not_passing="$not_passing $lab"; }
     echo "check $lab: serial $s s, parallel $p s" >&2

@@ -26,7 +26,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 WORK=${1:-$(mktemp -d /tmp/racelab-e2e.XXXXXX)}
 mkdir -p "$WORK"
-RACELAB="$ROOT/.build/debug/racelab"
+RACELAB="$(cd "$ROOT" && swift build --sanitize=thread --show-bin-path)/racelab"
 ATTACKS="$ROOT/scripts/attacks"
 LABS_ARG=()
 if [ -n "${LABS:-}" ]; then LABS_ARG=(--labs "$LABS"); fi

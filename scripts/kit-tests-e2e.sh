@@ -5,7 +5,7 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 WORK=${1:-$(mktemp -d)}
-RACELAB="$ROOT/.build/debug/racelab"
+RACELAB="$(cd "$ROOT" && swift build --sanitize=thread --show-bin-path)/racelab"
 started=$(date +%s)
 say() { printf '\n== %s\n' "$*"; }
 fail() { echo "kit-tests-e2e: FAILED: $*" >&2; exit 1; }

@@ -9,6 +9,7 @@ kit="$root/source/kit"
 bash "$kit/Grading/install-swift.sh"
 cd "$kit"
 make build
-.build/debug/racelab grade-all --prepare --kit "$kit" --workspace "$root/racelab-workspace"
+racelab="$(swift build --sanitize=thread --show-bin-path)/racelab"
+"$racelab" grade-all --prepare --kit "$kit" --workspace "$root/racelab-workspace"
 # What isolates each run of a submission in this image (measured; printed in the build log).
-.build/debug/racelab policy --isolation
+"$racelab" policy --isolation
