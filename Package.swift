@@ -143,7 +143,7 @@ let projectTests: [Target] =
             name: "RaceLabTests",
             dependencies: [
                 "LabKit", "RaceLabHarness", "RaceLabReports", "RaceLabGrading", "TSanReports", "CRaceLabSupport",
-                "CompilerCheck", "racelab"
+                "CompilerCheck", "racelab", "RaceLabTesting"
             ],
             resources: [.copy("Fixtures")]
         ),
@@ -166,7 +166,10 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "racelab", targets: ["racelab"]),
-        .executable(name: "racelab-child", targets: ["racelab-child"])
+        .executable(name: "racelab-child", targets: ["racelab-child"]),
+        // RaceLab's passes for anyone's own concurrent code, from their XCTest tests
+        // (Examples/HitCounter depends on it by path).
+        .library(name: "RaceLabTesting", targets: ["RaceLabTesting"])
     ],
     targets: scenarioTargets + exerciseTargets + solutionTargets + solutionCatalog + corpusTargets + corpusCatalog + [
         // Tiny C layer: state that lab threads share with the harness without TSan seeing it as
@@ -181,6 +184,9 @@ let package = Package(
         .target(
             name: "RaceLabHarness", dependencies: ["LabKit", "TSanReports", "CRaceLabSupport"],
             swiftSettings: reducedSwift),
+        // A user's race test: bodies run at once through the labs' own passes, each pass in a
+        // child (the test program again, on one test), failures explained.
+        .target(name: "RaceLabTesting", dependencies: ["LabKit", "RaceLabHarness", "TSanReports", "CRaceLabSupport"]),
         // The compiler as a detector: each lab's code type-checked in Swift 6 language mode, the
         // diagnostics kept in Grading/compiler.json (racelab compiler-check) for the reports.
         .target(name: "CompilerCheck", dependencies: ["LabKit", "RaceLabHarness"]),

@@ -69,6 +69,13 @@ public struct PlayableLab: @unchecked Sendable {
         players = Self.players(scenario, all)
     }
 
+    /// A lab of one story and no variants of its own: how RaceLabTesting runs a user's test
+    /// through the same passes (`variant` names the one way to play it, a clean one).
+    @_spi(LabAuthoring) public init(info: LabInfo, variant: String, story: @escaping (ScenarioRun) -> Void) {
+        lab = Lab(info: info, variants: [Lab.Variant(kind: .fixed, name: variant)])
+        players = [variant: story]
+    }
+
     static func players<Scenario: LabScenario>(
         _ scenario: Scenario.Type, _ variants: [LabVariant<Scenario.Environment, Scenario.Subject>]
     ) -> [String: (ScenarioRun) -> Void] {

@@ -1,14 +1,14 @@
 import CRaceLabSupport
 import Foundation
 @_spi(LabAuthoring) import LabKit
-import RaceLabHarness
 import Synchronization
 
 /// The child side of a run: dies with its parent, sends heartbeats from a harness thread, runs
 /// the scenario on the main thread, and sends each invariant failure as it is found and one
-/// result line at the end, all on the result channel (`ChannelWriter`).
-enum ChildSession {
-    static func run(_ lab: PlayableLab, plan: ScenarioPlan, traceFile: String? = nil) -> Never {
+/// result line at the end, all on the result channel (`ChannelWriter`). `racelab-child` runs a
+/// lab this way; RaceLabTesting runs a user's test this way, in the test program relaunched.
+public enum ChildSession {
+    public static func run(_ lab: PlayableLab, plan: ScenarioPlan, traceFile: String? = nil) -> Never {
         _ = rl_die_with_parent()
         if let traceFile { TraceFile.attach(traceFile) }
         let heartbeat = Heartbeat()

@@ -1,0 +1,81 @@
+import Foundation
+import LabKit
+import RaceLabHarness
+import TSanReports
+
+/// The parent side of a ``RaceTest``: each pass in a child (the test program again, on this one
+/// test), watched and judged as a lab's run is (`ChildRunner`, `VerdictBuilder`): a race report,
+/// a failed check, a crash or a hang is a failure; a child that could not be judged is one too,
+/// said as such.
+struct RaceParent {
+    let test: RaceTest
+
+    /// The base seed: the test's own, else `RACELAB_SEED`, else a random one.
+    static func seed(_ given: UInt64?, environment: [String: String] = ProcessInfo.processInfo.environment) -> UInt64 {
+        given ?? environment["RACELAB_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...999_999)
+    }
+
+    /// The running test program (Linux: the `.xctest` file itself).
+    static var testProgram: URL {
+        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            return URL(fileURLWithPath: path)
+        }
+        return URL(fileURLWithPath: CommandLine.arguments[0])
+    }
+
+    func runPasses() throws -> RaceTestSummary {
+        let seed = Self.seed(test.seed)
+        let replay = "RACELAB_SEED=\(seed) swift test --sanitize=thread --filter \(test.testName)"
+        var tried: [(pass: String, iterations: Int)] = []
+        for pass in test.passes {
+            let plan = ScenarioPlan(
+                lab: "race-test", variant: test.testName, mode: pass.mode, iterations: pass.iterations,
+                seed: seed &+ pass.mode.seedOffset)
+            let (verdict, child) = try Self.runChild(plan, hangSeconds: test.hangSeconds, replay: replay)
+            if verdict.detected || verdict.harnessError != nil {
+                throw RaceTestFailure(
+                    testName: test.testName, pass: pass.mode.rawValue, seed: seed,
+                    message: Self.explain(verdict, child: child, pass: pass, seed: seed, replay: replay),
+                    replay: replay)
+            }
+            tried.append((pass.mode.rawValue, verdict.iterationsRun))
+        }
+        return RaceTestSummary(testName: test.testName, seed: seed, passes: tried)
+    }
+
+    static func runChild(_ plan: ScenarioPlan, hangSeconds: Double, replay: String) throws -> (RunVerdict, ChildOutcome)
+    {
+        let folder: RunFolder
+        do { folder = try RunFolder.make() } catch {
+            throw RaceTestFailure(
+                testName: plan.variant, pass: plan.mode.rawValue, seed: plan.seed,
+                message: "\(plan.variant): could not make a private folder for the child: \(error)", replay: replay)
+        }
+        defer { folder.remove() }
+        var request = LabRunner.childRequest(
+            testProgram, arguments: [plan.variant], folder: folder, stallTimeout: hangSeconds, sandbox: false)
+        request.environment[RaceChild.planVariable] = String(decoding: try JSONEncoder().encode(plan), as: UTF8.self)
+        request.startupTimeout = 60
+        let child = ChildRunner.run(request)
+        return (VerdictBuilder.verdict(plan: plan, kind: .fixed, child: child, reproduce: replay), child)
+    }
+
+    /// The failure, in words: what was found (each detector's summary), ThreadSanitizer's first
+    /// reports explained, the seed and the replay command.
+    static func explain(_ verdict: RunVerdict, child: ChildOutcome, pass: RacePass, seed: UInt64, replay: String)
+        -> String
+    {
+        var lines = ["\(verdict.variant): the \(pass.mode.rawValue) pass found a problem (seed \(seed))"]
+        if let problem = verdict.harnessError { lines.append("  could not be judged: \(problem)") }
+        for detection in verdict.detections {
+            let when = detection.iteration.map { " in iteration \($0)" } ?? ""
+            lines.append("  \(detection.detector.rawValue)\(when): \(detection.summary)")
+        }
+        if !verdict.reports.isEmpty {
+            let explanation = TSanExplainer.explain(child.stderr, sourceLine: SourceLineReader.lookup())
+            lines += ["", explanation.text.trimmingCharacters(in: .newlines)]
+        }
+        lines += ["", "Replay: \(replay)"]
+        return lines.joined(separator: "\n")
+    }
+}
