@@ -1,3 +1,4 @@
+import CRaceLabSupport
 import Foundation
 import LabKit
 import RaceLabHarness
@@ -26,6 +27,14 @@ struct RaceParent {
     func runPasses() throws -> RaceTestSummary {
         let seed = Self.seed(test.seed)
         let replay = "RACELAB_SEED=\(seed) swift test --sanitize=thread --filter \(test.testName)"
+        guard rl_tsan_enabled() != 0 else {
+            // Without it no race can be seen, and a clean result would say nothing.
+            throw RaceTestFailure(
+                testName: test.testName, pass: "none", seed: seed,
+                message: "\(test.testName): this test program was built without ThreadSanitizer, so a race "
+                    + "test cannot judge anything: run the tests with swift test --sanitize=thread",
+                replay: replay)
+        }
         var tried: [(pass: String, iterations: Int)] = []
         for pass in test.passes {
             let plan = ScenarioPlan(
