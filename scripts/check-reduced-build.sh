@@ -15,7 +15,7 @@ fail() { echo "check-reduced-build: FAILED: $*" >&2; exit 1; }
 
 say "build without the Linux facilities, reference fixes and corpus as memory-safe Swift ($scratch)"
 RACELAB_WITHOUT_LINUX_FACILITIES=1 RACELAB_REFERENCE_SAFETY=1 swift build --sanitize=thread --manifest-cache none --scratch-path "$scratch" 2>&1 | grep -E "error|Compiling|Build complete" | tail -3
-racelab="$scratch/debug/racelab"
+racelab="$(swift build --sanitize=thread --scratch-path "$scratch" --show-bin-path)/racelab"
 [ -x "$racelab" ] || fail "no $racelab"
 
 say "racelab doctor"
