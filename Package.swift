@@ -1,5 +1,5 @@
-import Foundation
 // swift-tools-version:6.2
+import Foundation
 import PackageDescription
 
 // The labs. Every folder in Labs/ with a Scenario.swift is one lab, built as three modules
