@@ -71,7 +71,9 @@ check "the kit ships the workflow" '[ -f "$workflow" ]'
     # One "command:" and one "max-score:" per grading step, in order.
     paste -d '|' <(sed -n 's/^          command: \(.*\)$/\1/p' "$workflow") <(sed -n 's/^          max-score: \(.*\)$/\1/p' "$workflow") |
         while IFS='|' read -r command points; do
-            echo "if $command > /dev/null 2>&1; then echo \"classroom: \$(echo '$command' | sed 's/.*--labs \([^ ]*\).*/\1/') $points/$points\"; total=\$((total + $points)); else echo \"classroom: \$(echo '$command' | sed 's/.*--labs \([^ ]*\).*/\1/') 0/$points\"; fi"
+            # The step's lab: its last word (bash Grading/Classroom/grade-lab.sh LAB).
+            lab=${command##* }
+            echo "if $command > /dev/null 2>&1; then echo \"classroom: $lab $points/$points\"; total=\$((total + $points)); else echo \"classroom: $lab 0/$points\"; fi"
         done
     echo 'echo "classroom: total $total"'
 } > "$WORK/classroom/workflow-steps.sh"
