@@ -12,10 +12,10 @@ import Foundation
 ///     try RaceTest(self).run {
 ///         let counter = HitCounter()
 ///         return Race([
-///             { for _ in 0..<50 { counter.record("home") } },
-///             { for _ in 0..<50 { counter.record("home") } }
+///             { for _ in 0..<500 { counter.record("home") } },
+///             { for _ in 0..<500 { counter.record("home") } }
 ///         ]) {
-///             counter.hits("home") == 100 ? nil : "\(100 - counter.hits("home")) of 100 hits were lost"
+///             counter.hits("home") == 1000 ? nil : "\(1000 - counter.hits("home")) of 1000 visits were lost"
 ///         }
 ///     }
 /// }

@@ -2,7 +2,7 @@ import HitCounter
 import RaceLabTesting
 import XCTest
 
-/// Two visitors at once, 50 visits each: no visit may be lost. Each test runs its races 100
+/// Two visitors at once, 500 visits each: no visit may be lost. Each test runs its races 100
 /// times in a child process, with RaceLab stopping a thread now and then at a lock.
 final class HitCounterTests: XCTestCase {
     /// The fix: no visit is lost, in any of the interleavings tried.
@@ -10,11 +10,11 @@ final class HitCounterTests: XCTestCase {
         let summary = try RaceTest(self).run {
             let counter = HitCounter()
             return Race([
-                { for _ in 0..<50 { counter.record("home") } },
-                { for _ in 0..<50 { counter.record("home") } }
+                { for _ in 0..<500 { counter.record("home") } },
+                { for _ in 0..<500 { counter.record("home") } }
             ]) {
                 let hits = counter.hits("home")
-                return hits == 100 ? nil : "\(100 - hits) of 100 visits were lost"
+                return hits == 1000 ? nil : "\(1000 - hits) of 1000 visits were lost"
             }
         }
         print(summary)
@@ -28,11 +28,11 @@ final class HitCounterTests: XCTestCase {
             try RaceTest(self).run {
                 let counter = LossyHitCounter()
                 return Race([
-                    { for _ in 0..<50 { counter.record("home") } },
-                    { for _ in 0..<50 { counter.record("home") } }
+                    { for _ in 0..<500 { counter.record("home") } },
+                    { for _ in 0..<500 { counter.record("home") } }
                 ]) {
                     let hits = counter.hits("home")
-                    return hits == 100 ? nil : "\(100 - hits) of 100 visits were lost"
+                    return hits == 1000 ? nil : "\(1000 - hits) of 1000 visits were lost"
                 }
             }
         ) { error in
