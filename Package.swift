@@ -169,12 +169,16 @@ let package = Package(
         .executable(name: "racelab-child", targets: ["racelab-child"]),
         // RaceLab's passes for anyone's own concurrent code, from their XCTest tests
         // (Examples/HitCounter depends on it by path).
-        .library(name: "RaceLabTesting", targets: ["RaceLabTesting"])
+        .library(name: "RaceLabTesting", targets: ["RaceLabTesting"]),
+        // `racelab stress`'s preemption, loaded into the user's program (LD_PRELOAD).
+        .library(name: "RaceLabStressPreload", type: .dynamic, targets: ["CRaceLabStressPreload"])
     ],
     targets: scenarioTargets + exerciseTargets + solutionTargets + solutionCatalog + corpusTargets + corpusCatalog + [
         // Tiny C layer: state that lab threads share with the harness without TSan seeing it as
         // synchronisation (so checkpoints never hide a lab's race), TSan hooks, process spawning.
         .target(name: "CRaceLabSupport", cSettings: reducedC),
+        // Pauses at the synchronisation points of any program built with TSan (racelab stress).
+        .target(name: "CRaceLabStressPreload"),
         // What a lab is written with: the scenario API, checkpoints, UI stand-ins. Exercises see
         // only its plain public part; scenarios also import its `@_spi(LabAuthoring)` part.
         .target(name: "LabKit", dependencies: ["CRaceLabSupport"]),

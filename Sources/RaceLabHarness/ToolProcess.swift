@@ -15,6 +15,8 @@ public struct ToolProcess: Sendable {
     /// Linux: the tool's standing with the OOM killer (-1000 to 1000), set as it starts (its
     /// compilers inherit it); nil: unchanged. A build of student code is first in line.
     public var oomScoreAdjust: Int?
+    /// Variables set for the tool on top of this process's environment.
+    public var environment: [String: String] = [:]
 
     public init(executable: URL, arguments: [String], directory: URL? = nil, timeout: Double, outputLimit: Int) {
         self.executable = executable
@@ -27,9 +29,19 @@ public struct ToolProcess: Sendable {
     public struct Result: Sendable {
         /// Exit status; -1 when the tool could not start or was killed at the deadline.
         public var status: Int32
+        /// The signal that ended the tool, when one did (and not at the deadline).
+        public var signal: Int32? = nil
         public var output: String
         public var timedOut: Bool
         public var seconds: Double
+
+        public init(status: Int32, signal: Int32? = nil, output: String, timedOut: Bool, seconds: Double) {
+            self.status = status
+            self.signal = signal
+            self.output = output
+            self.timedOut = timedOut
+            self.seconds = seconds
+        }
     }
 
     /// Runs the tool; `onTick` hears the seconds so far, about every `tick` seconds.
@@ -42,9 +54,9 @@ public struct ToolProcess: Sendable {
         // Its temporary files go into a folder of ours, removed after it (and on Ctrl-C): SwiftPM
         // leaves a `TemporaryDirectory.*` behind in TMPDIR for every build it runs.
         let scratch = try? RunFolder.privateFolder(named: "racelab-tool")
-        if let scratch {
-            process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": scratch.path]) { $1 }
-        }
+        var environment = ProcessInfo.processInfo.environment.merging(self.environment) { $1 }
+        if let scratch { environment["TMPDIR"] = scratch.path }
+        process.environment = environment
         defer {
             if let scratch {
                 try? FileManager.default.removeItem(at: scratch)
@@ -96,9 +108,10 @@ public struct ToolProcess: Sendable {
         }
         process.waitUntilExit()
         _ = reading.wait(timeout: .now() + 10)
+        let signalled = !timedOut && process.terminationReason == .uncaughtSignal
         return Result(
-            status: timedOut ? -1 : process.terminationStatus, output: collected.text, timedOut: timedOut,
-            seconds: Date().timeIntervalSince(started))
+            status: timedOut ? -1 : process.terminationStatus, signal: signalled ? process.terminationStatus : nil,
+            output: collected.text, timedOut: timedOut, seconds: Date().timeIntervalSince(started))
     }
 }
 

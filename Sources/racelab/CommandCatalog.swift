@@ -12,6 +12,7 @@ struct Command: Sendable {
         case student
         case instructor
         case compiler = "the compiler as a detector"
+        case yourCode = "your own code"
         case machine = "this machine"
     }
 }
@@ -112,8 +113,30 @@ extension RaceLabCommandLine {
             section: .machine, run: { cli, arguments throws(UsageError) in try cli.policy(arguments) }),
         Command(
             spec: CommandSpec(name: "doctor", summary: "what this machine can check: the grader's checks, or fewer"),
-            section: .machine, run: { cli, arguments in cli.doctor(arguments) })
+            section: .machine, run: { cli, arguments in cli.doctor(arguments) }),
+        Command(
+            spec: stressSpec, section: .yourCode,
+            run: { cli, arguments throws(UsageError) in try cli.stress(arguments) })
     ]
+
+    static let stressSpec = CommandSpec(
+        name: "stress", arguments: "[options] -- PROGRAM [ARGS...]", positionals: 1...10_000,
+        summary:
+            "run any program built with ThreadSanitizer (Swift, C, C++) again and again with RaceLab's preemption at its synchronisation points; the first problem explained, with its seed",
+        options: [
+            .value("runs", "R", "runs at most (default 100)"),
+            seedOption,
+            .value("timeout", "SECONDS", "a run still going after this is a hang (default 10)"),
+            .flag("plain", "run without RaceLab's preemption (to compare)"),
+            .flag("keep-going", "do all the runs, counting how often each problem shows"),
+            .value(
+                "ignore", "KINDS",
+                "kinds of problem that do not count: report,crash,hang,exit (e.g. a known thread leak)"),
+            .flag("json", "every run as JSON")
+        ],
+        details:
+            "exit status: 0 no run found a problem, 1 one did (a ThreadSanitizer report, a crash, a hang, an exit status\nother than 0), 2 bad usage (a program that is not built with ThreadSanitizer among it)."
+    )
 
     static let reportSpec = CommandSpec(
         name: "report", arguments: "RESULTS.json", positionals: 1...1,
@@ -196,12 +219,15 @@ extension RaceLabCommandLine {
         ])
 
     static let benchSpec = CommandSpec(
-        name: "bench", arguments: "corpus|agreement|learners|explain [PATH...]", positionals: 1...10_000,
+        name: "bench", arguments: "corpus|agreement|learners|explain|stress [PATH...]", positionals: 1...10_000,
         summary:
-            "how well RaceLab judges and explains: corpus (right and wrong fixes), agreement (check beside grade), learners (minutes per lab), explain (TSan logs explained whole)",
+            "how well RaceLab judges and explains: corpus (right and wrong fixes), agreement (check beside grade), learners (minutes per lab), explain (TSan logs explained whole), stress (how soon racelab stress shows a list of programs' bugs, beside plain runs)",
         options: [
             labsOption, seedOption,
-            .value("seeds", "K", "corpus: under K base seeds (S, S+10000, S+20000...)"),
+            .value(
+                "seeds", "K",
+                "corpus: under K base seeds (S, S+10000, S+20000...); stress: K series of runs (default 3)"),
+            .value("runs", "R", "stress: runs per series and way (default 100)"),
             .value(
                 "load", "N[,M...]",
                 "corpus: beside N busy-loop processes; several: each in turn, then the files whose verdict flips"),

@@ -15,8 +15,12 @@ extension RaceLabCommandLine {
         let which = arguments.positionals[0]
         if which == "learners" { return try learners(Array(arguments.positionals.dropFirst())) }
         if which == "explain" { return try explainCoverage(Array(arguments.positionals.dropFirst()), arguments) }
+        if which == "stress" { return try stressBenchmark(Array(arguments.positionals.dropFirst()), arguments) }
         guard which == "corpus" || which == "agreement" else {
-            throw UsageError("unknown benchmark '\(which)'; valid: corpus, agreement, learners, explain")
+            throw UsageError("unknown benchmark '\(which)'; valid: corpus, agreement, learners, explain, stress")
+        }
+        if let runs = arguments.string("runs") {
+            throw UsageError("--runs is for bench stress, not bench \(which) ('\(runs)')")
         }
         if let root = arguments.string("user-root") {
             throw UsageError("--user-root is for bench explain, not bench \(which) ('\(root)')")

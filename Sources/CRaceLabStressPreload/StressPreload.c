@@ -1,0 +1,320 @@
+// `racelab stress`'s preemption, loaded into any program built with ThreadSanitizer
+// (LD_PRELOAD). Nothing else of RaceLab is in that program, so this file stands alone.
+//
+// Where it acts. TSan's interceptors (in the program) pass every call they intercept on to the
+// next definition of that function after the program's own: with this library preloaded, that is
+// the one here, which may pause the calling thread a random moment before or after passing the
+// call on to the C library. So a thread can be stopped at its synchronisation points (locks,
+// conditions, semaphores, thread start and join, work sent to a queue): the places where another
+// thread's step changes what happens next. No happens-before edge is added (nothing here is seen
+// by TSan), so a race is still a race.
+//
+// Seeded. RACELAB_STRESS_SEED gives each thread (numbered in the order it was started) its own
+// pace, from never pausing to pausing at every point, and its own sequence of choices. Threads
+// of different paces are what many bugs need (one thread slow while another runs through, as a
+// random priority does in PCT); a seed repeats RaceLab's choices, not the OS's own scheduling.
+//
+// Without RACELAB_STRESS_SEED it only passes calls on. RACELAB_STRESS_TALLY names a file that
+// gets "points pauses" at exit: proof that the library was loaded and had somewhere to act.
+#define _GNU_SOURCE
+#if defined(__linux__)
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+// Not instrumented at all, not even function entry and atomics (which `no_sanitize` keeps): it
+// runs inside TSan's interceptors, and a thread's start runs here before TSan knows the thread.
+// Only the calls below are exported.
+#define RL_QUIET __attribute__((disable_sanitizer_instrumentation, visibility("hidden")))
+#define RL_EXPORTED __attribute__((disable_sanitizer_instrumentation, visibility("default")))
+
+// Built with -sanitize=thread (the package's TSan build), this file still gets a start-up call
+// to TSan's `__tsan_init`. This private one answers it, so that the library also loads into
+// programs without TSan (the program's children: TSan's symbolizer, a shell), where it then does
+// nothing (below). In a program with TSan, TSan has started long before.
+RL_QUIET void __tsan_init(void) {}
+
+static int active;
+static uint64_t run_seed;
+static uint64_t threads_started;  // threads numbered 1, 2, ... in start order (main is 0)
+static uint64_t points_seen;
+static uint64_t pauses_made;
+static const char *tally_path;
+
+// Each thread's own choices (initial-exec: a preloaded library has static TLS, and no call to
+// the TLS allocator, which TSan intercepts, is made from inside an interceptor).
+static __thread uint64_t choices __attribute__((tls_model("initial-exec")));
+static __thread int numbered __attribute__((tls_model("initial-exec")));
+static __thread uint32_t pause_in_1024 __attribute__((tls_model("initial-exec")));  // chance of a pause at a point
+static __thread int64_t longest_pause_us __attribute__((tls_model("initial-exec")));
+
+RL_QUIET static uint64_t mix(uint64_t x) {  // splitmix64's finaliser
+    x += 0x9E3779B97F4A7C15ULL;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+}
+
+// The thread's pace and choices follow from the seed and its number.
+RL_QUIET static void number_this_thread(uint64_t number) {
+    static const uint32_t rates[] = {0, 64, 256, 1024};
+    static const int64_t lengths_us[] = {20, 200, 2000};
+    choices = mix(run_seed ^ mix(number + 1));
+    uint64_t pace = mix(choices ^ 0x5EED);
+    pause_in_1024 = rates[pace % 4];
+    longest_pause_us = lengths_us[(pace >> 8) % 3];
+    numbered = 1;
+}
+
+RL_QUIET static uint64_t draw(void) {
+    if (!numbered) number_this_thread(0);  // the main thread, or one started before we were loaded
+    choices = mix(choices);
+    return choices;
+}
+
+// Raw system calls: the C library's sleep is intercepted by TSan.
+RL_QUIET static void pause_for(int64_t us) {
+    struct timespec time = {.tv_sec = us / 1000000, .tv_nsec = (us % 1000000) * 1000};
+    syscall(SYS_nanosleep, &time, NULL);
+}
+
+// A synchronisation point: maybe pause here.
+RL_QUIET static void point(void) {
+    if (!active) return;
+    __atomic_add_fetch(&points_seen, 1, __ATOMIC_RELAXED);
+    uint64_t choice = draw();  // numbers the thread first, if it is not yet
+    if ((choice & 1023) >= pause_in_1024) return;
+    __atomic_add_fetch(&pauses_made, 1, __ATOMIC_RELAXED);
+    int64_t us = (int64_t)((choice >> 10) % (uint64_t)longest_pause_us);
+    if (us == 0) {
+        syscall(SYS_sched_yield);
+    } else {
+        pause_for(us);
+    }
+}
+
+#define NEXT(name) next_##name
+#define FIND(name)                                                                                 \
+    do {                                                                                           \
+        if (!NEXT(name)) NEXT(name) = (__typeof__(NEXT(name)))dlsym(RTLD_NEXT, #name);             \
+    } while (0)
+
+static int (*next_pthread_mutex_lock)(pthread_mutex_t *);
+static int (*next_pthread_mutex_trylock)(pthread_mutex_t *);
+static int (*next_pthread_mutex_unlock)(pthread_mutex_t *);
+static int (*next_pthread_cond_wait)(pthread_cond_t *, pthread_mutex_t *);
+static int (*next_pthread_cond_timedwait)(pthread_cond_t *, pthread_mutex_t *, const struct timespec *);
+static int (*next_pthread_cond_signal)(pthread_cond_t *);
+static int (*next_pthread_cond_broadcast)(pthread_cond_t *);
+static int (*next_pthread_rwlock_rdlock)(pthread_rwlock_t *);
+static int (*next_pthread_rwlock_wrlock)(pthread_rwlock_t *);
+static int (*next_pthread_rwlock_unlock)(pthread_rwlock_t *);
+static int (*next_sem_wait)(sem_t *);
+static int (*next_sem_post)(sem_t *);
+static int (*next_pthread_create)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+static int (*next_pthread_join)(pthread_t, void **);
+static void (*next_dispatch_async_f)(void *, void *, void (*)(void *));
+static void (*next_dispatch_sync_f)(void *, void *, void (*)(void *));
+static void (*next_dispatch_async)(void *, void *);
+static void (*next_dispatch_sync)(void *, void *);
+
+// A lock: a pause before it lets another thread take it first; one after it, while held, makes
+// others wait (and lets a second lock taken in another order meet this one: deadlocks show).
+RL_EXPORTED int pthread_mutex_lock(pthread_mutex_t *mutex) {
+    FIND(pthread_mutex_lock);
+    point();
+    int result = NEXT(pthread_mutex_lock)(mutex);
+    point();
+    return result;
+}
+
+RL_EXPORTED int pthread_mutex_trylock(pthread_mutex_t *mutex) {
+    FIND(pthread_mutex_trylock);
+    point();
+    return NEXT(pthread_mutex_trylock)(mutex);
+}
+
+// An unlock: a pause after it lets another thread in between two critical sections of this one.
+RL_EXPORTED int pthread_mutex_unlock(pthread_mutex_t *mutex) {
+    FIND(pthread_mutex_unlock);
+    int result = NEXT(pthread_mutex_unlock)(mutex);
+    point();
+    return result;
+}
+
+RL_EXPORTED int pthread_cond_wait(pthread_cond_t *condition, pthread_mutex_t *mutex) {
+    FIND(pthread_cond_wait);
+    point();
+    return NEXT(pthread_cond_wait)(condition, mutex);
+}
+
+RL_EXPORTED int pthread_cond_timedwait(pthread_cond_t *condition, pthread_mutex_t *mutex, const struct timespec *until) {
+    FIND(pthread_cond_timedwait);
+    point();
+    return NEXT(pthread_cond_timedwait)(condition, mutex, until);
+}
+
+RL_EXPORTED int pthread_cond_signal(pthread_cond_t *condition) {
+    FIND(pthread_cond_signal);
+    point();
+    int result = NEXT(pthread_cond_signal)(condition);
+    point();
+    return result;
+}
+
+RL_EXPORTED int pthread_cond_broadcast(pthread_cond_t *condition) {
+    FIND(pthread_cond_broadcast);
+    point();
+    int result = NEXT(pthread_cond_broadcast)(condition);
+    point();
+    return result;
+}
+
+RL_EXPORTED int pthread_rwlock_rdlock(pthread_rwlock_t *lock) {
+    FIND(pthread_rwlock_rdlock);
+    point();
+    int result = NEXT(pthread_rwlock_rdlock)(lock);
+    point();
+    return result;
+}
+
+RL_EXPORTED int pthread_rwlock_wrlock(pthread_rwlock_t *lock) {
+    FIND(pthread_rwlock_wrlock);
+    point();
+    int result = NEXT(pthread_rwlock_wrlock)(lock);
+    point();
+    return result;
+}
+
+RL_EXPORTED int pthread_rwlock_unlock(pthread_rwlock_t *lock) {
+    FIND(pthread_rwlock_unlock);
+    int result = NEXT(pthread_rwlock_unlock)(lock);
+    point();
+    return result;
+}
+
+RL_EXPORTED int sem_wait(sem_t *semaphore) {
+    FIND(sem_wait);
+    point();
+    int result = NEXT(sem_wait)(semaphore);
+    point();
+    return result;
+}
+
+RL_EXPORTED int sem_post(sem_t *semaphore) {
+    FIND(sem_post);
+    int result = NEXT(sem_post)(semaphore);
+    point();
+    return result;
+}
+
+// A started thread learns its number (so its choices follow from the seed) before it runs.
+// Numbers pass through a ring of slots, not the heap: this runs inside TSan's interceptor, and
+// the ring only has to outlast the start of the threads started at once.
+#define SLOTS 4096
+static struct start_slot {
+    void *(*start)(void *);
+    void *argument;
+    uint64_t number;
+} slots[SLOTS];
+
+RL_QUIET static void *numbered_start(void *slot_pointer) {
+    struct start_slot *slot = slot_pointer;
+    void *(*start)(void *) = slot->start;
+    void *argument = slot->argument;
+    number_this_thread(slot->number);
+    return start(argument);
+}
+
+RL_EXPORTED int pthread_create(pthread_t *thread, const pthread_attr_t *attributes, void *(*start)(void *), void *argument) {
+    FIND(pthread_create);
+    point();
+    uint64_t number = __atomic_add_fetch(&threads_started, 1, __ATOMIC_RELAXED);
+    struct start_slot *slot = &slots[number % SLOTS];
+    slot->start = start;
+    slot->argument = argument;
+    slot->number = number;
+    return NEXT(pthread_create)(thread, attributes, numbered_start, slot);
+}
+
+RL_EXPORTED int pthread_join(pthread_t thread, void **result) {
+    FIND(pthread_join);
+    point();
+    return NEXT(pthread_join)(thread, result);
+}
+
+// Work sent to a queue (libdispatch; found only in a program that has it).
+RL_EXPORTED void dispatch_async_f(void *queue, void *context, void (*work)(void *)) {
+    FIND(dispatch_async_f);
+    point();
+    NEXT(dispatch_async_f)(queue, context, work);
+}
+
+RL_EXPORTED void dispatch_sync_f(void *queue, void *context, void (*work)(void *)) {
+    FIND(dispatch_sync_f);
+    point();
+    NEXT(dispatch_sync_f)(queue, context, work);
+}
+
+RL_EXPORTED void dispatch_async(void *queue, void *block) {
+    FIND(dispatch_async);
+    point();
+    NEXT(dispatch_async)(queue, block);
+}
+
+RL_EXPORTED void dispatch_sync(void *queue, void *block) {
+    FIND(dispatch_sync);
+    point();
+    NEXT(dispatch_sync)(queue, block);
+}
+
+// A decimal number from the environment; `fallback` if absent or not one.
+RL_QUIET static uint64_t number_from(const char *name, uint64_t fallback) {
+    const char *text = getenv(name);
+    if (!text || !*text) return fallback;
+    uint64_t value = 0;
+    for (const char *c = text; *c; c++) {
+        if (*c < '0' || *c > '9') return fallback;
+        value = value * 10 + (uint64_t)(*c - '0');
+    }
+    return value;
+}
+
+// The library is also loaded into whatever the program starts (its environment is inherited:
+// TSan's own symbolizer, a shell): it acts only in a program that has TSan in it.
+RL_QUIET __attribute__((constructor)) static void start_stress(void) {
+    if (!dlsym(RTLD_DEFAULT, "__tsan_init")) return;
+    tally_path = getenv("RACELAB_STRESS_TALLY");
+    if (!getenv("RACELAB_STRESS_SEED")) return;
+    run_seed = number_from("RACELAB_STRESS_SEED", 0);
+    active = 1;
+}
+
+RL_QUIET __attribute__((destructor)) static void write_tally(void) {
+    if (!tally_path) return;
+    char text[64];
+    int length = 0;
+    uint64_t values[2] = {__atomic_load_n(&points_seen, __ATOMIC_RELAXED), __atomic_load_n(&pauses_made, __ATOMIC_RELAXED)};
+    for (int i = 0; i < 2; i++) {
+        char digits[24];
+        int count = 0;
+        uint64_t value = values[i];
+        do {
+            digits[count++] = (char)('0' + value % 10);
+            value /= 10;
+        } while (value);
+        while (count) text[length++] = digits[--count];
+        text[length++] = i == 0 ? ' ' : '\n';
+    }
+    int file = (int)syscall(SYS_openat, AT_FDCWD, tally_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (file < 0) return;
+    syscall(SYS_write, file, text, length);
+    syscall(SYS_close, file);
+}
+#endif

@@ -1,0 +1,147 @@
+import Foundation
+
+/// `racelab bench stress LIST`: how soon `racelab stress` shows each program's bug, against the
+/// same number of plain runs. A list names small buggy programs built with ThreadSanitizer (a
+/// public benchmark's); for each, in several series of runs (different seeds), the first run in
+/// which the bug shows (a crash, an assertion, a hang or an exit status other than 0) and the
+/// first in which ThreadSanitizer reports something, each way.
+public struct StressBenchmark: Sendable {
+    public struct Program: Codable, Sendable, Equatable {
+        public var name: String
+        public var path: String
+        public var arguments: [String]
+
+        public init(name: String, path: String, arguments: [String]) {
+            self.name = name
+            self.path = path
+            self.arguments = arguments
+        }
+    }
+
+    /// The first run (1-based) of each series in which it showed; nil: not within the runs.
+    public struct Firsts: Codable, Sendable, Equatable {
+        public var bug: [Int?] = []
+        public var report: [Int?] = []
+
+        public init(bug: [Int?] = [], report: [Int?] = []) {
+            self.bug = bug
+            self.report = report
+        }
+    }
+
+    public struct Row: Codable, Sendable, Equatable {
+        public var program: String
+        public var withPreemption: Firsts
+        public var plain: Firsts
+
+        public init(program: String, withPreemption: Firsts, plain: Firsts) {
+            self.program = program
+            self.withPreemption = withPreemption
+            self.plain = plain
+        }
+    }
+
+    public var programs: [Program]
+    public var runs: Int
+    public var series: Int
+    public var seed: UInt64
+    public var timeout: Double
+    public var preload: URL
+
+    public init(programs: [Program], runs: Int, series: Int, seed: UInt64, timeout: Double, preload: URL) {
+        self.programs = programs
+        self.runs = runs
+        self.series = series
+        self.seed = seed
+        self.timeout = timeout
+        self.preload = preload
+    }
+
+    /// The list: one program a line, "NAME PATH [ARGS...]" (words split at spaces); blank lines
+    /// and lines starting with # skipped; a relative PATH is taken from the list's folder.
+    public static func programs(inList text: String, folder: URL) throws(UsageError) -> [Program] {
+        var programs: [Program] = []
+        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+            guard let first = words.first, !first.hasPrefix("#") else { continue }
+            guard words.count >= 2 else {
+                throw UsageError("line \(number + 1) of the list names no program: each line is NAME PATH [ARGS...]")
+            }
+            let path =
+                words[1].hasPrefix("/")
+                ? words[1] : folder.appendingPathComponent(words[1]).standardizedFileURL.path
+            programs.append(Program(name: first, path: path, arguments: Array(words.dropFirst(2))))
+        }
+        guard !programs.isEmpty else { throw UsageError("the list names no program: each line is NAME PATH [ARGS...]") }
+        return programs
+    }
+
+    /// Series s uses seeds seed + 10000 s + (run - 1).
+    public func measure(onProgress: (String) -> Void = { _ in }) -> [Row] {
+        programs.map { program in
+            var row = Row(program: program.name, withPreemption: Firsts(), plain: Firsts())
+            for preempts in [true, false] {
+                var firsts = Firsts()
+                for index in 0..<series {
+                    onProgress(
+                        "\(program.name): \(preempts ? "with preemption" : "plain"), series \(index + 1) of \(series)")
+                    let found = search(program, preempts: preempts, seed: seed &+ UInt64(index) &* 10_000)
+                    firsts.bug.append(found.bug)
+                    firsts.report.append(found.report)
+                }
+                if preempts { row.withPreemption = firsts } else { row.plain = firsts }
+            }
+            return row
+        }
+    }
+
+    /// Runs until both a bug and a report have shown, or the runs are done. A third hang also
+    /// ends the search: every further run of a program that deadlocks would wait out the time
+    /// limit.
+    func search(_ program: Program, preempts: Bool, seed: UInt64) -> (bug: Int?, report: Int?) {
+        let stress = ProgramStress(
+            program: URL(fileURLWithPath: program.path), arguments: program.arguments, runs: runs, seed: seed,
+            timeout: timeout, preempts: preempts, keepsGoing: true, preload: preload)
+        var bug: Int?
+        var report: Int?
+        var hangs = 0
+        for index in 1...runs {
+            let (run, _) = stress.runOnce(index: index, seed: seed &+ UInt64(index - 1))
+            if bug == nil, run.finding(ignoring: ["report"]) != nil { bug = index }
+            if report == nil, !run.reportKinds.isEmpty { report = index }
+            if bug != nil, report != nil { break }
+            if case .hung = run.ending { hangs += 1 }
+            if hangs == 3 { break }
+        }
+        return (bug, report)
+    }
+
+    /// The rows as a Markdown table: per way, in how many series it showed, and the first run of each.
+    public func table(_ rows: [Row]) -> String {
+        func cell(_ firsts: [Int?]) -> String {
+            let shown = firsts.compactMap { $0 }
+            let runs = firsts.map { $0.map(String.init) ?? "–" }.joined(separator: ", ")
+            return "\(shown.count)/\(firsts.count) (\(runs))"
+        }
+        var lines = [
+            "| program | bug shows: racelab stress | bug shows: plain runs | TSan report: racelab stress | TSan report: plain runs |",
+            "|---|---|---|---|---|"
+        ]
+        for row in rows {
+            lines.append(
+                "| \(row.program) | \(cell(row.withPreemption.bug)) | \(cell(row.plain.bug)) | \(cell(row.withPreemption.report)) | \(cell(row.plain.report)) |"
+            )
+        }
+        func everySeries(_ pick: (Row) -> [Int?]) -> Int { rows.count { pick($0).allSatisfy { $0 != nil } } }
+        func anySeries(_ pick: (Row) -> [Int?]) -> Int { rows.count { pick($0).contains { $0 != nil } } }
+        let picks: [(Row) -> [Int?]] = [\.withPreemption.bug, \.plain.bug, \.withPreemption.report, \.plain.report]
+        lines.append(
+            "| **found in every series** | "
+                + picks.map { "**\(everySeries($0)) of \(rows.count)**" }.joined(separator: " | ")
+                + " |")
+        lines.append(
+            "| found in some series | " + picks.map { "\(anySeries($0)) of \(rows.count)" }.joined(separator: " | ")
+                + " |")
+        return lines.joined(separator: "\n")
+    }
+}
