@@ -4,18 +4,25 @@
 // Where it acts. TSan's interceptors (in the program) pass every call they intercept on to the
 // next definition of that function after the program's own: with this library preloaded, that is
 // the one here, which may pause the calling thread a random moment before or after passing the
-// call on to the C library. So a thread can be stopped at its synchronisation points (locks,
-// conditions, semaphores, thread start and join, work sent to a queue): the places where another
-// thread's step changes what happens next. No happens-before edge is added (nothing here is seen
-// by TSan), so a race is still a race.
+// call on to the C library. So a thread can be stopped at its synchronisation points (mutexes
+// and read-write locks, POSIX semaphores, thread start and join, work sent to a queue): the
+// places where another thread's step changes what happens next. No happens-before edge is added
+// (nothing here is seen by TSan), so a race is still a race. Condition variables are not among
+// them: TSan asks for glibc's versioned ones, which an unversioned stand-in here does not
+// answer; the mutex a waiter takes back is.
 //
-// Seeded. RACELAB_STRESS_SEED gives each thread (numbered in the order it was started) its own
-// pace, from never pausing to pausing at every point, and its own sequence of choices. Threads
-// of different paces are what many bugs need (one thread slow while another runs through, as a
-// random priority does in PCT); a seed repeats RaceLab's choices, not the OS's own scheduling.
+// Seeded. RACELAB_STRESS_SEED gives each thread (numbered in the order it was started, TSan's
+// own background thread among them) its own pace, from never pausing to pausing at every point,
+// and its own sequence of choices. Threads of different paces are what many bugs need (one
+// thread slow while another runs through, as a random priority does in PCT); a seed repeats
+// RaceLab's choices, not the OS's own scheduling.
+//
+// A thread stops pausing once its pauses add up to PAUSE_BUDGET_US: the pauses alone must never
+// make a run slow enough to pass for a hang.
 //
 // Without RACELAB_STRESS_SEED it only passes calls on. RACELAB_STRESS_TALLY names a file that
-// gets "points pauses" at exit: proof that the library was loaded and had somewhere to act.
+// says "loaded" as the program starts and "points pauses" when it exits normally: proof that
+// the library was loaded and had somewhere to act.
 #define _GNU_SOURCE
 #if defined(__linux__)
 #include <dlfcn.h>
@@ -40,11 +47,15 @@
 // nothing (below). In a program with TSan, TSan has started long before.
 RL_QUIET void __tsan_init(void) {}
 
+#define PAUSE_BUDGET_US 100000
+
 static int active;
 static uint64_t run_seed;
+static pid_t program_pid;  // a forked copy of the program does not write the tally
 static uint64_t threads_started;  // threads numbered 1, 2, ... in start order (main is 0)
 static uint64_t points_seen;
 static uint64_t pauses_made;
+static char tally_path_text[4096];
 static const char *tally_path;
 
 // Each thread's own choices (initial-exec: a preloaded library has static TLS, and no call to
@@ -53,6 +64,7 @@ static __thread uint64_t choices __attribute__((tls_model("initial-exec")));
 static __thread int numbered __attribute__((tls_model("initial-exec")));
 static __thread uint32_t pause_in_1024 __attribute__((tls_model("initial-exec")));  // chance of a pause at a point
 static __thread int64_t longest_pause_us __attribute__((tls_model("initial-exec")));
+static __thread int64_t paused_us __attribute__((tls_model("initial-exec")));
 
 RL_QUIET static uint64_t mix(uint64_t x) {  // splitmix64's finaliser
     x += 0x9E3779B97F4A7C15ULL;
@@ -89,9 +101,10 @@ RL_QUIET static void point(void) {
     if (!active) return;
     __atomic_add_fetch(&points_seen, 1, __ATOMIC_RELAXED);
     uint64_t choice = draw();  // numbers the thread first, if it is not yet
-    if ((choice & 1023) >= pause_in_1024) return;
+    if ((choice & 1023) >= pause_in_1024 || paused_us >= PAUSE_BUDGET_US) return;
     __atomic_add_fetch(&pauses_made, 1, __ATOMIC_RELAXED);
     int64_t us = (int64_t)((choice >> 10) % (uint64_t)longest_pause_us);
+    paused_us += us;
     if (us == 0) {
         syscall(SYS_sched_yield);
     } else {
@@ -108,10 +121,6 @@ RL_QUIET static void point(void) {
 static int (*next_pthread_mutex_lock)(pthread_mutex_t *);
 static int (*next_pthread_mutex_trylock)(pthread_mutex_t *);
 static int (*next_pthread_mutex_unlock)(pthread_mutex_t *);
-static int (*next_pthread_cond_wait)(pthread_cond_t *, pthread_mutex_t *);
-static int (*next_pthread_cond_timedwait)(pthread_cond_t *, pthread_mutex_t *, const struct timespec *);
-static int (*next_pthread_cond_signal)(pthread_cond_t *);
-static int (*next_pthread_cond_broadcast)(pthread_cond_t *);
 static int (*next_pthread_rwlock_rdlock)(pthread_rwlock_t *);
 static int (*next_pthread_rwlock_wrlock)(pthread_rwlock_t *);
 static int (*next_pthread_rwlock_unlock)(pthread_rwlock_t *);
@@ -121,8 +130,6 @@ static int (*next_pthread_create)(pthread_t *, const pthread_attr_t *, void *(*)
 static int (*next_pthread_join)(pthread_t, void **);
 static void (*next_dispatch_async_f)(void *, void *, void (*)(void *));
 static void (*next_dispatch_sync_f)(void *, void *, void (*)(void *));
-static void (*next_dispatch_async)(void *, void *);
-static void (*next_dispatch_sync)(void *, void *);
 
 // A lock: a pause before it lets another thread take it first; one after it, while held, makes
 // others wait (and lets a second lock taken in another order meet this one: deadlocks show).
@@ -144,34 +151,6 @@ RL_EXPORTED int pthread_mutex_trylock(pthread_mutex_t *mutex) {
 RL_EXPORTED int pthread_mutex_unlock(pthread_mutex_t *mutex) {
     FIND(pthread_mutex_unlock);
     int result = NEXT(pthread_mutex_unlock)(mutex);
-    point();
-    return result;
-}
-
-RL_EXPORTED int pthread_cond_wait(pthread_cond_t *condition, pthread_mutex_t *mutex) {
-    FIND(pthread_cond_wait);
-    point();
-    return NEXT(pthread_cond_wait)(condition, mutex);
-}
-
-RL_EXPORTED int pthread_cond_timedwait(pthread_cond_t *condition, pthread_mutex_t *mutex, const struct timespec *until) {
-    FIND(pthread_cond_timedwait);
-    point();
-    return NEXT(pthread_cond_timedwait)(condition, mutex, until);
-}
-
-RL_EXPORTED int pthread_cond_signal(pthread_cond_t *condition) {
-    FIND(pthread_cond_signal);
-    point();
-    int result = NEXT(pthread_cond_signal)(condition);
-    point();
-    return result;
-}
-
-RL_EXPORTED int pthread_cond_broadcast(pthread_cond_t *condition) {
-    FIND(pthread_cond_broadcast);
-    point();
-    int result = NEXT(pthread_cond_broadcast)(condition);
     point();
     return result;
 }
@@ -218,29 +197,43 @@ RL_EXPORTED int sem_post(sem_t *semaphore) {
 // Numbers pass through a ring of slots, not the heap: this runs inside TSan's interceptor, and
 // the ring only has to outlast the start of the threads started at once.
 #define SLOTS 4096
+// A slot is taken until its thread has read it (TSan's interceptor waits for the new thread to
+// start, but not always for it to get here: with a TSan that is a library of its own, these
+// wrappers sit in front of it instead).
 static struct start_slot {
     void *(*start)(void *);
     void *argument;
     uint64_t number;
+    int taken;
 } slots[SLOTS];
 
 RL_QUIET static void *numbered_start(void *slot_pointer) {
     struct start_slot *slot = slot_pointer;
     void *(*start)(void *) = slot->start;
     void *argument = slot->argument;
-    number_this_thread(slot->number);
+    uint64_t number = slot->number;
+    __atomic_store_n(&slot->taken, 0, __ATOMIC_RELEASE);
+    number_this_thread(number);
     return start(argument);
 }
 
 RL_EXPORTED int pthread_create(pthread_t *thread, const pthread_attr_t *attributes, void *(*start)(void *), void *argument) {
     FIND(pthread_create);
+    if (!active) return NEXT(pthread_create)(thread, attributes, start, argument);
     point();
     uint64_t number = __atomic_add_fetch(&threads_started, 1, __ATOMIC_RELAXED);
     struct start_slot *slot = &slots[number % SLOTS];
+    int free_slot = 0;
+    while (!__atomic_compare_exchange_n(&slot->taken, &free_slot, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+        free_slot = 0;  // still taken: 4096 threads started since, and this one not yet running
+        syscall(SYS_sched_yield);
+    }
     slot->start = start;
     slot->argument = argument;
     slot->number = number;
-    return NEXT(pthread_create)(thread, attributes, numbered_start, slot);
+    int result = NEXT(pthread_create)(thread, attributes, numbered_start, slot);
+    if (result != 0) __atomic_store_n(&slot->taken, 0, __ATOMIC_RELEASE);
+    return result;
 }
 
 RL_EXPORTED int pthread_join(pthread_t thread, void **result) {
@@ -249,7 +242,8 @@ RL_EXPORTED int pthread_join(pthread_t thread, void **result) {
     return NEXT(pthread_join)(thread, result);
 }
 
-// Work sent to a queue (libdispatch; found only in a program that has it).
+// Work sent to a queue (libdispatch; found only in a program that has it). TSan hands a block
+// sent with dispatch_async or dispatch_sync on as a function, through these.
 RL_EXPORTED void dispatch_async_f(void *queue, void *context, void (*work)(void *)) {
     FIND(dispatch_async_f);
     point();
@@ -260,18 +254,6 @@ RL_EXPORTED void dispatch_sync_f(void *queue, void *context, void (*work)(void *
     FIND(dispatch_sync_f);
     point();
     NEXT(dispatch_sync_f)(queue, context, work);
-}
-
-RL_EXPORTED void dispatch_async(void *queue, void *block) {
-    FIND(dispatch_async);
-    point();
-    NEXT(dispatch_async)(queue, block);
-}
-
-RL_EXPORTED void dispatch_sync(void *queue, void *block) {
-    FIND(dispatch_sync);
-    point();
-    NEXT(dispatch_sync)(queue, block);
 }
 
 // A decimal number from the environment; `fallback` if absent or not one.
@@ -288,16 +270,49 @@ RL_QUIET static uint64_t number_from(const char *name, uint64_t fallback) {
 
 // The library is also loaded into whatever the program starts (its environment is inherited:
 // TSan's own symbolizer, a shell): it acts only in a program that has TSan in it.
+RL_QUIET static void write_text(const char *text, int length) {
+    int file = (int)syscall(SYS_openat, AT_FDCWD, tally_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (file < 0) return;
+    syscall(SYS_write, file, text, length);
+    syscall(SYS_close, file);
+}
+
 RL_QUIET __attribute__((constructor)) static void start_stress(void) {
     if (!dlsym(RTLD_DEFAULT, "__tsan_init")) return;
-    tally_path = getenv("RACELAB_STRESS_TALLY");
     if (!getenv("RACELAB_STRESS_SEED")) return;
+    // Every call's next definition found now, while one thread runs (dlsym takes the loader's
+    // lock); a wrapper still looks one up itself if it is called before this.
+    FIND(pthread_mutex_lock);
+    FIND(pthread_mutex_trylock);
+    FIND(pthread_mutex_unlock);
+    FIND(pthread_rwlock_rdlock);
+    FIND(pthread_rwlock_wrlock);
+    FIND(pthread_rwlock_unlock);
+    FIND(sem_wait);
+    FIND(sem_post);
+    FIND(pthread_create);
+    FIND(pthread_join);
+    FIND(dispatch_async_f);
+    FIND(dispatch_sync_f);
     run_seed = number_from("RACELAB_STRESS_SEED", 0);
+    const char *tally = getenv("RACELAB_STRESS_TALLY");
+    if (tally) {
+        size_t length = 0;
+        while (tally[length] && length + 1 < sizeof tally_path_text) {
+            tally_path_text[length] = tally[length];
+            length++;
+        }
+        tally_path = tally_path_text;
+        // A program this one starts (built with TSan too) keeps the pauses, not the tally.
+        unsetenv("RACELAB_STRESS_TALLY");
+    }
+    program_pid = (pid_t)syscall(SYS_getpid);
+    if (tally_path) write_text("loaded\n", 7);
     active = 1;
 }
 
 RL_QUIET __attribute__((destructor)) static void write_tally(void) {
-    if (!tally_path) return;
+    if (!tally_path || (pid_t)syscall(SYS_getpid) != program_pid) return;
     char text[64];
     int length = 0;
     uint64_t values[2] = {__atomic_load_n(&points_seen, __ATOMIC_RELAXED), __atomic_load_n(&pauses_made, __ATOMIC_RELAXED)};
@@ -312,9 +327,6 @@ RL_QUIET __attribute__((destructor)) static void write_tally(void) {
         while (count) text[length++] = digits[--count];
         text[length++] = i == 0 ? ' ' : '\n';
     }
-    int file = (int)syscall(SYS_openat, AT_FDCWD, tally_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    if (file < 0) return;
-    syscall(SYS_write, file, text, length);
-    syscall(SYS_close, file);
+    write_text(text, length);
 }
 #endif

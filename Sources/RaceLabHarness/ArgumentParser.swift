@@ -59,10 +59,14 @@ public struct CommandSpec: Sendable {
     public var valueOptions: [String] { options.filter { $0.value != nil }.map(\.name) }
     public var flags: [String] { options.filter { $0.value == nil }.map(\.name) }
 
-    /// "racelab check <lab> [--seed S] [--jobs N]".
+    /// "racelab check <lab> [--seed S] [--jobs N]"; the options first when the arguments start
+    /// with "--" (everything after it is another program's): "racelab stress [--runs R] -- PROGRAM".
     public var usage: String {
-        ([program, name, arguments] + options.map { "[\($0.synopsis)]" }).filter { !$0.isEmpty }.joined(
-            separator: " ")
+        let optionWords = options.map { "[\($0.synopsis)]" }
+        let words =
+            arguments.hasPrefix("-- ")
+            ? [program, name] + optionWords + [arguments] : [program, name, arguments] + optionWords
+        return words.filter { !$0.isEmpty }.joined(separator: " ")
     }
 
     /// `racelab help NAME`: the usage line, what it does, each option, the details.

@@ -70,17 +70,22 @@ public struct ProgramRun: Codable, Sendable, Equatable {
     /// normally (no count is written then) or ran plain.
     public var points: Int?
     public var pauses: Int?
+    /// RaceLab's preemption was loaded into the program (it says so as the program starts).
+    public var preemptionLoaded: Bool = false
 
-    /// Everything wrong with the run: its first ThreadSanitizer report, then how it ended.
+    /// Everything wrong with the run: its first ThreadSanitizer report, then how it ended. (Runs
+    /// are made with TSan's own exit status off, so a status is the program's.)
     public var findings: [Finding] {
         var found: [Finding] = reportKinds.first.map { [.report(kind: $0)] } ?? []
         switch ending {
         case .signalled(let number): found.append(.crash(signal: number, line: crashLine))
         case .hung(let seconds): found.append(.hang(afterSeconds: seconds))
         case .exited(let status):
-            // 66 with reports is ThreadSanitizer's own exit status for "reported something".
-            if status != 0, !(status == 66 && !reportKinds.isEmpty) {
-                found.append(crashLine == nil ? .exitStatus(status) : .crash(signal: nil, line: crashLine))
+            // TSan's own crash handler ends the process with an exit status, not a signal.
+            if crashLine != nil {
+                found.append(.crash(signal: nil, line: crashLine))
+            } else if status != 0 {
+                found.append(.exitStatus(status))
             }
         }
         return found
@@ -121,6 +126,7 @@ public struct ProgramRun: Codable, Sendable, Equatable {
             reportKinds: TSanReportParser.parse(tool.output).map(\.kindName),
             crashLine: Self.crashLine(in: tool.output), seconds: tool.seconds,
             points: counts.count == 2 ? counts[0] : nil, pauses: counts.count == 2 ? counts[1] : nil)
+        preemptionLoaded = tally != nil
     }
 
     /// The C library's failed assertion, a Swift runtime error, or TSan's own crash line.

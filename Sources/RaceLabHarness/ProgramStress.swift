@@ -19,6 +19,7 @@ public struct ProgramStress: Sendable {
     /// thread leak, say, while looking for the crash.
     public var ignored: Set<String> = []
     public static let categories = ["report", "crash", "hang", "exit"]
+    public static let defaultTimeout = 10.0
     public var preload: URL
 
     public init(
@@ -75,6 +76,9 @@ public struct ProgramStress: Sendable {
             ? FileManager.default.temporaryDirectory.appendingPathComponent(
                 "racelab-stress-\(getpid())-\(index).tally") : nil
         let inherited = ProcessInfo.processInfo.environment
+        // The run is classified from what TSan prints; its own exit status (66 after a report)
+        // would hide the program's.
+        tool.environment["TSAN_OPTIONS"] = (inherited["TSAN_OPTIONS"].map { $0 + " " } ?? "") + "exitcode=0"
         // Swift's crash backtracer forks under TSan and crashes in its turn, burying the
         // program's own message; off unless the user set it.
         if inherited["SWIFT_BACKTRACE"] == nil { tool.environment["SWIFT_BACKTRACE"] = "enable=no" }
@@ -97,6 +101,7 @@ public struct ProgramStress: Sendable {
         let words =
             [programName, "stress"] + (run.seed.map { ["--seed", String($0)] } ?? ["--plain"])
             + (ignored.isEmpty ? [] : ["--ignore", ignored.sorted().joined(separator: ",")])
+            + (timeout == Self.defaultTimeout ? [] : ["--timeout", String(format: "%g", timeout)])
             + ["--runs", "1", "--", program.path] + arguments
         return words.map(Self.quoted).joined(separator: " ")
     }

@@ -60,20 +60,18 @@ public struct ProgramStressReport: Sendable {
         return lines.joined(separator: "\n")
     }
 
-    /// Said when the preemption was asked for but did not act: the library did not load (no count
-    /// came back from any run that ended normally), or the program made no call it acts at.
+    /// Said when the preemption was asked for but did not act: the library did not load into
+    /// any run, or the program made no call it acts at (in every run that ended normally).
     public var preemptionWarning: String? {
-        guard stress.preempts else { return nil }
-        let ended = result.runs.filter { if case .exited = $0.ending { true } else { false } }
-        guard !ended.isEmpty else { return nil }
-        let counted = ended.compactMap(\.points)
-        if counted.isEmpty {
+        guard stress.preempts, !result.runs.isEmpty else { return nil }
+        if !result.runs.contains(where: \.preemptionLoaded) {
             return
                 "Warning: RaceLab's preemption did not load into this program (a statically linked program, or one that clears LD_PRELOAD): these were plain runs."
         }
-        if counted.allSatisfy({ $0 == 0 }) {
+        let counted = result.runs.compactMap(\.points)
+        if !counted.isEmpty, counted.allSatisfy({ $0 == 0 }) {
             return
-                "Warning: the program made no call RaceLab pauses at (locks, conditions, semaphores, thread start and join, queue submissions), so nothing was preempted: these were plain runs."
+                "Warning: the program made no call RaceLab pauses at (mutexes, read-write locks, POSIX semaphores, thread start and join, queue submissions), so nothing was preempted: these were plain runs."
         }
         return nil
     }

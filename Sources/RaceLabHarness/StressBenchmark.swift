@@ -21,10 +21,13 @@ public struct StressBenchmark: Sendable {
     /// The first run (1-based) of each series in which it showed; nil: not within the runs.
     public struct Firsts: Codable, Sendable, Equatable {
         public var bug: [Int?] = []
+        /// How the bug showed in that run: "crash", "hang" or "exit".
+        public var bugKind: [String?] = []
         public var report: [Int?] = []
 
-        public init(bug: [Int?] = [], report: [Int?] = []) {
+        public init(bug: [Int?] = [], bugKind: [String?] = [], report: [Int?] = []) {
             self.bug = bug
+            self.bugKind = bugKind
             self.report = report
         }
     }
@@ -86,7 +89,8 @@ public struct StressBenchmark: Sendable {
                     onProgress(
                         "\(program.name): \(preempts ? "with preemption" : "plain"), series \(index + 1) of \(series)")
                     let found = search(program, preempts: preempts, seed: seed &+ UInt64(index) &* 10_000)
-                    firsts.bug.append(found.bug)
+                    firsts.bug.append(found.bug?.run)
+                    firsts.bugKind.append(found.bug?.kind)
                     firsts.report.append(found.report)
                 }
                 if preempts { row.withPreemption = firsts } else { row.plain = firsts }
@@ -98,16 +102,16 @@ public struct StressBenchmark: Sendable {
     /// Runs until both a bug and a report have shown, or the runs are done. A third hang also
     /// ends the search: every further run of a program that deadlocks would wait out the time
     /// limit.
-    func search(_ program: Program, preempts: Bool, seed: UInt64) -> (bug: Int?, report: Int?) {
+    func search(_ program: Program, preempts: Bool, seed: UInt64) -> (bug: (run: Int, kind: String)?, report: Int?) {
         let stress = ProgramStress(
             program: URL(fileURLWithPath: program.path), arguments: program.arguments, runs: runs, seed: seed,
             timeout: timeout, preempts: preempts, keepsGoing: true, preload: preload)
-        var bug: Int?
+        var bug: (run: Int, kind: String)?
         var report: Int?
         var hangs = 0
         for index in 1...runs {
             let (run, _) = stress.runOnce(index: index, seed: seed &+ UInt64(index - 1))
-            if bug == nil, run.finding(ignoring: ["report"]) != nil { bug = index }
+            if bug == nil, let finding = run.finding(ignoring: ["report"]) { bug = (index, finding.category) }
             if report == nil, !run.reportKinds.isEmpty { report = index }
             if bug != nil, report != nil { break }
             if case .hung = run.ending { hangs += 1 }
@@ -116,11 +120,16 @@ public struct StressBenchmark: Sendable {
         return (bug, report)
     }
 
-    /// The rows as a Markdown table: per way, in how many series it showed, and the first run of each.
+    /// The rows as a Markdown table: per way, in how many series it showed, and the first run
+    /// of each (with how a bug showed, when not as a crash).
     public func table(_ rows: [Row]) -> String {
-        func cell(_ firsts: [Int?]) -> String {
+        func cell(_ firsts: [Int?], _ kinds: [String?] = []) -> String {
             let shown = firsts.compactMap { $0 }
-            let runs = firsts.map { $0.map(String.init) ?? "–" }.joined(separator: ", ")
+            let runs = firsts.enumerated().map { index, first in
+                guard let first else { return "–" }
+                let kind = index < kinds.count ? kinds[index] : nil
+                return kind == nil || kind == "crash" ? "\(first)" : "\(first) \(kind!)"
+            }.joined(separator: ", ")
             return "\(shown.count)/\(firsts.count) (\(runs))"
         }
         var lines = [
@@ -129,7 +138,7 @@ public struct StressBenchmark: Sendable {
         ]
         for row in rows {
             lines.append(
-                "| \(row.program) | \(cell(row.withPreemption.bug)) | \(cell(row.plain.bug)) | \(cell(row.withPreemption.report)) | \(cell(row.plain.report)) |"
+                "| \(row.program) | \(cell(row.withPreemption.bug, row.withPreemption.bugKind)) | \(cell(row.plain.bug, row.plain.bugKind)) | \(cell(row.withPreemption.report)) | \(cell(row.plain.report)) |"
             )
         }
         func everySeries(_ pick: (Row) -> [Int?]) -> Int { rows.count { pick($0).allSatisfy { $0 != nil } } }

@@ -120,7 +120,7 @@ extension RaceLabCommandLine {
     ]
 
     static let stressSpec = CommandSpec(
-        name: "stress", arguments: "[options] -- PROGRAM [ARGS...]", positionals: 1...10_000,
+        name: "stress", arguments: "-- PROGRAM [ARGS...]", positionals: 1...10_000,
         summary:
             "run any program built with ThreadSanitizer (Swift, C, C++) again and again with RaceLab's preemption at its synchronisation points; the first problem explained, with its seed",
         options: [

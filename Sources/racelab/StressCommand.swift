@@ -17,16 +17,14 @@ extension RaceLabCommandLine {
             }
             let plain = arguments.has("plain")
             let preload = StressPreload.library(besides: Self.executableURL)
-            if !plain, !FileManager.default.fileExists(atPath: preload.path) {
-                throw UsageError(
-                    "\(preload.path) is missing: build RaceLab with `make build` (it builds the preemption library beside racelab)"
-                )
+            if !plain, let problem = StressPreload.problem(withLibrary: preload) {
+                throw UsageError("\(problem), or use --plain")
             }
             var stress = ProgramStress(
                 program: program, arguments: Array(words.dropFirst()),
                 runs: try arguments.int("runs", in: 1...1_000_000) ?? 100,
                 seed: try arguments.uint64("seed") ?? UInt64.random(in: 1...999_999),
-                timeout: try arguments.double("timeout", in: 0.1...86_400) ?? 10,
+                timeout: try arguments.double("timeout", in: 0.1...86_400) ?? ProgramStress.defaultTimeout,
                 preempts: !plain, keepsGoing: arguments.has("keep-going"), preload: preload)
             let ignored = Set(
                 (arguments.string("ignore") ?? "").split(separator: ",").map {
@@ -92,9 +90,7 @@ extension RaceLabCommandLine {
             }
         }
         let preload = StressPreload.library(besides: Self.executableURL)
-        guard FileManager.default.fileExists(atPath: preload.path) else {
-            throw UsageError("\(preload.path) is missing: build RaceLab with `make build`")
-        }
+        if let problem = StressPreload.problem(withLibrary: preload) { throw UsageError(problem) }
         let benchmark = StressBenchmark(
             programs: programs, runs: try arguments.int("runs", in: 1...100_000) ?? 100,
             series: try arguments.int("seeds", in: 1...100) ?? 3,

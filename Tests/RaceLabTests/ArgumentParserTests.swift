@@ -19,6 +19,10 @@ final class ArgumentParserTests: XCTestCase {
     func testUsageAndHelpComeFromTheDeclaration() {
         XCTAssertEqual(spec.usage, "racelab run <lab> [--iterations N] [--mode M] [--json]")
         XCTAssertEqual(spec.valueOptions, ["iterations", "mode"])
+        // Another program's arguments come after "--", so the options go before it.
+        var wrapper = spec
+        wrapper.arguments = "-- PROGRAM [ARGS...]"
+        XCTAssertEqual(wrapper.usage, "racelab run [--iterations N] [--mode M] [--json] -- PROGRAM [ARGS...]")
         XCTAssertEqual(spec.flags, ["json"])
         XCTAssertEqual(
             spec.help,
