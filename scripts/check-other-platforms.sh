@@ -82,7 +82,12 @@ if [ -d "$sysroot/include" ]; then
             echo "  $file: does not compile for arm64"; sed 's/^/    /' "$work/err" | head -20; failed=1
         fi
     done
-    [ "$failed" = 0 ] && echo "  every C and assembly file compiles for aarch64-linux-gnu"
+    # racelab stress's preemption library (a target of its own, Linux only) too.
+    if ! "$CLANG" --target=aarch64-linux-gnu --sysroot="$sysroot" -isystem "$sysroot/include" -std=gnu11 -w \
+            -c ../CRaceLabStressPreload/StressPreload.c -o "$work/arm64-StressPreload.o" 2> "$work/err"; then
+        echo "  StressPreload.c: does not compile for arm64"; sed 's/^/    /' "$work/err" | head -20; failed=1
+    fi
+    [ "$failed" = 0 ] && echo "  every C and assembly file compiles for aarch64-linux-gnu (racelab stress's library too)"
 else
     echo "  not run: no arm64 C headers at $sysroot (Debian: apt-get install libc6-dev-arm64-cross)"
 fi
