@@ -5,7 +5,11 @@ import TSanReports
 
 /// `racelab check`: one lab's grade told to the student who is working on it.
 public enum StudentFeedback {
-    public static func render(_ grade: LabGrade, seed: UInt64, warnings: [String], hintCount: Int) -> String {
+    /// `platform`: what this system can check; on one without every check (a Mac), a PASS is
+    /// said to be provisional, and why.
+    public static func render(
+        _ grade: LabGrade, seed: UInt64, warnings: [String], hintCount: Int, platform: PlatformChecks = .here
+    ) -> String {
         var out: [String] = []
         out.append("Checking \(grade.lab): \(grade.title)")
         out.append(
@@ -36,9 +40,7 @@ public enum StudentFeedback {
         let points = "\(Grader.points(grade.score))/\(Grader.points(grade.maxScore))"
         switch grade.status {
         case .passed:
-            out.append(
-                "PASSING: \(points). An unfixed exercise would pass the stress pass with chance \(grade.stress.chanceText)."
-            )
+            out.append(passingLine(points: points, chance: grade.stress.chanceText, platform: platform))
             out.append("`racelab progress` shows every lab.")
         case .tampered:
             out.append("NOT PASSING: \(points). A run sent a result of its own making; the harness does not accept it.")
@@ -56,6 +58,18 @@ public enum StudentFeedback {
             }
         }
         return out.joined(separator: "\n")
+    }
+
+    /// The verdict line of a pass: plain where every check of the grader's ran; provisional,
+    /// with the checks this system lacks, where some did not (a wrong fix the grader catches
+    /// only with them can pass here).
+    public static func passingLine(points: String, chance: String, platform: PlatformChecks) -> String {
+        let plain = "PASSING: \(points). An unfixed exercise would pass the stress pass with chance \(chance)."
+        guard !platform.missing.isEmpty else { return plain }
+        return "PASSING HERE, PROVISIONALLY: \(points). This system lacks checks the grader runs ("
+            + platform.missing.joined(separator: "; ")
+            + "), so the grader, on Linux, may still fail this exercise. For the grader's verdict, check it in the "
+            + "project's container (docs/platforms.md)."
     }
 
     /// The lab's exercise files edited after `executable` was built: a check or a run now would

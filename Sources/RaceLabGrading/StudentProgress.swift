@@ -231,12 +231,18 @@ public struct StudentProgress: Codable, Sendable, Equatable {
         }
     }
 
-    public static func render(_ rows: [Row]) -> String {
+    /// `platform`: on a system without every check of the grader's, the passes are provisional.
+    public static func render(_ rows: [Row], platform: PlatformChecks = .here) -> String {
         let header = ["LAB", "STATUS", "DETAIL"]
         var lines = GradeText.table(header, rows.map { [$0.lab, $0.status.rawValue, $0.detail] })
         let passing = rows.filter { $0.status == .passing }.count
         lines.append("")
         lines.append("\(passing) of \(rows.count) lab(s) passing.")
+        if passing > 0, !platform.missing.isEmpty {
+            lines.append(
+                "Passing here, provisionally: this system lacks checks the grader runs (racelab doctor lists them), so the grader may still fail some of them."
+            )
+        }
         return lines.joined(separator: "\n")
     }
 }

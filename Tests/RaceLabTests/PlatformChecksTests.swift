@@ -1,3 +1,4 @@
+import RaceLabGrading
 import XCTest
 
 @testable import RaceLabHarness
@@ -21,6 +22,24 @@ final class PlatformChecksTests: XCTestCase {
         XCTAssertTrue(note.contains("clock"), note)
         XCTAssertFalse(note.contains("thread's end"), note)
         XCTAssertTrue(note.contains("container"), note)
+    }
+
+    /// `racelab check`'s verdict: a PASS on a system without every check is provisional, and
+    /// says which checks are missing; with every check it is the grader's, plainly.
+    func testAPassIsProvisionalWhereChecksAreMissing() {
+        let full = PlatformChecks(
+            preemptionAndHolds: true, quietFromKernel: true, storyHolds: true, childConfinement: true,
+            locksInLibraries: true)
+        XCTAssertEqual(
+            StudentFeedback.passingLine(points: "10/10", chance: "0.1%", platform: full),
+            "PASSING: 10/10. An unfixed exercise would pass the stress pass with chance 0.1%.")
+        let reduced = PlatformChecks(
+            preemptionAndHolds: false, quietFromKernel: false, storyHolds: false, childConfinement: false,
+            locksInLibraries: false)
+        let line = StudentFeedback.passingLine(points: "10/10", chance: "0.1%", platform: reduced)
+        XCTAssertTrue(line.hasPrefix("PASSING HERE, PROVISIONALLY: 10/10."), line)
+        XCTAssertTrue(line.contains("no preemption or holds in the stress pass"), line)
+        XCTAssertTrue(line.contains("may still fail"), line)
     }
 
     /// On Linux the child asks TSan for lock-order reports from uninstrumented modules; on an

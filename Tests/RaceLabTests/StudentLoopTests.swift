@@ -83,6 +83,16 @@ final class StudentLoopTests: XCTestCase {
         XCTAssertEqual(edited.status, .notChecked)
         XCTAssertTrue(edited.detail.contains("edited since the last check (passing"), edited.detail)
         XCTAssertTrue(StudentProgress.render([edited]).contains("0 of 1 lab(s) passing."))
+        // On a system without every check of the grader's, a pass is said to be provisional.
+        progress.checks["tiny"]?.exerciseHash = hash
+        let passing = try XCTUnwrap(progress.rows(registry, root: root, manifest: nil).first)
+        let reduced = PlatformChecks(
+            preemptionAndHolds: false, quietFromKernel: true, storyHolds: true, childConfinement: true)
+        XCTAssertTrue(StudentProgress.render([passing], platform: reduced).contains("provisionally"))
+        let full = PlatformChecks(
+            preemptionAndHolds: true, quietFromKernel: true, storyHolds: true, childConfinement: true,
+            locksInLibraries: true)
+        XCTAssertFalse(StudentProgress.render([passing], platform: full).contains("provisionally"))
 
         let file = root.appendingPathComponent(".racelab/progress.json")
         progress.hintsShown["tiny"] = 2
