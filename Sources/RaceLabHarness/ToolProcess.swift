@@ -1,6 +1,7 @@
 import Foundation
 
-/// Runs a trusted tool (`swift build`, `swiftc`) to its end or to a deadline: its output and
+/// Runs a trusted tool (`swift build`, `swiftc`; under `racelab stress`, the user's own program,
+/// at their request) to its end or to a deadline: its output and
 /// error merged and read while it runs (a full pipe would stop it), capped; its whole process
 /// group killed at the deadline (compilers start processes of their own); tracked, so Ctrl-C
 /// stops it too. Lab code never runs this way: that is `ChildRunner`'s job.
