@@ -99,12 +99,21 @@ RL_INVISIBLE static int count_waits(rl_own_deadline *deadline) {
 }
 
 RL_INVISIBLE int rl_own_deadline_passed(rl_own_deadline *deadline) {
-    if (now_ns() < deadline->until_ns) return 0;
+    // Judged at `at`: the kernel counts a wait on a run queue only as it ends, so a wait under
+    // way at `at` is counted once the thread has been seen asleep or running after `at`; then
+    // `at` itself is compared with the end, never the later time of the answer (the thread
+    // may wait for a CPU again meanwhile, and that time is not its own).
+    int64_t at = now_ns();
+    if (at < deadline->until_ns) return 0;
     if (deadline->waited_at_start < 0 || !count_waits(deadline)) return 1;
-    if (now_ns() < deadline->until_ns) return 0;
-    // A wait under way is not counted yet: runnable, and its CPU clock does not move, it waits
-    // for a CPU now (asleep, or running, its time is its own).
-    if (rl_task_state_letter(deadline->thread) != 'R') return 1;
+    if (at < deadline->until_ns) return 0;
+    char state = rl_task_state_letter(deadline->thread);
+    if (state == 0) return 1;  // gone
+    if (state != 'R') {  // asleep: not on a run queue, so every wait under way at `at` has ended
+        count_waits(deadline);
+        return at >= deadline->until_ns;
+    }
+    // Runnable: running, or waiting for a CPU now. Its CPU clock moves only if it runs.
     int64_t before = rl_thread_cpu_ns(deadline->thread);
 #if RL_LINUX_FACILITIES
     struct timespec look = {0, 100000};
@@ -113,7 +122,6 @@ RL_INVISIBLE int rl_own_deadline_passed(rl_own_deadline *deadline) {
     int64_t after = rl_thread_cpu_ns(deadline->thread);
     if (before < 0) return 1;
     if (after == before) return 0;
-    // It ran during the look: a wait that ended as it began running is counted now.
-    count_waits(deadline);
-    return now_ns() >= deadline->until_ns;
+    count_waits(deadline);  // it ran after `at`: a wait under way then has ended, counted now
+    return at >= deadline->until_ns;
 }

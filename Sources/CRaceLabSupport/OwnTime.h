@@ -6,7 +6,8 @@
 // A time limit on one thread's own time, for the C layer's holds (CPUWaits.c): the limit is
 // reached once the thread has had `limit` of time in which it ran or waited for something
 // other than a CPU. Time it spends on a run queue (a busy machine) moves the end on: the waits
-// the kernel has counted, and one under way now (the thread runnable, its CPU clock still).
+// the kernel has counted, and one under way (counted once the thread is seen asleep or running
+// after the moment judged). Never early, however the two threads are scheduled.
 // Where the kernel does not say, plain time. Raw system calls only: usable in a signal handler.
 typedef struct {
     int64_t thread;
