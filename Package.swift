@@ -145,7 +145,8 @@ let projectTests: [Target] =
                 "LabKit", "RaceLabHarness", "RaceLabReports", "RaceLabGrading", "TSanReports", "CRaceLabSupport",
                 "CompilerCheck", "racelab", "RaceLabTesting"
             ],
-            resources: [.copy("Fixtures")]
+            resources: [.copy("Fixtures")],
+            swiftSettings: reducedSwift
         ),
         .testTarget(
             name: "LabsTests",
@@ -153,7 +154,7 @@ let projectTests: [Target] =
                 "LabCatalog", "LabKit", "RaceLabHarness", "RaceLabReports", "RaceLabGrading", "TSanReports",
                 "CRaceLabSupport", "racelab", "racelab-child"
             ] + solutionDependency + corpusDependency,
-            swiftSettings: [.swiftLanguageMode(.v5)] + solutionDefine
+            swiftSettings: [.swiftLanguageMode(.v5)] + solutionDefine + reducedSwift
         )
     ] : []
 let kitTests: [Target] =
@@ -181,7 +182,7 @@ let package = Package(
         .target(name: "CRaceLabStressPreload"),
         // What a lab is written with: the scenario API, checkpoints, UI stand-ins. Exercises see
         // only its plain public part; scenarios also import its `@_spi(LabAuthoring)` part.
-        .target(name: "LabKit", dependencies: ["CRaceLabSupport"]),
+        .target(name: "LabKit", dependencies: ["CRaceLabSupport"], swiftSettings: reducedSwift),
         // ThreadSanitizer logs: parser, explainer, demangler.
         .target(name: "TSanReports"),
         // Runs variants in child processes and judges them.

@@ -4,9 +4,11 @@
 # the kernel, the story holds, the interposed calls and the children's confinement. Checks that
 # it builds and links, that `racelab doctor` and every run say the check is reduced, and prints
 # `racelab run --all` as that system would see it (its verdicts are the reduced ones the README
-# documents; they are shown, not required). The same build proves the reference fixes and the
-# grading corpus memory-safe Swift (RACELAB_REFERENCE_SAFETY=1: the normal build compiles them
-# without warnings, which cannot go with that check). Usage: scripts/check-reduced-build.sh
+# documents; they are shown, not required), and runs the harness's own tests there (RaceLabTests:
+# every one passes, or skips saying which facility this build lacks). The same build proves the
+# reference fixes and the grading corpus memory-safe Swift (RACELAB_REFERENCE_SAFETY=1: the normal
+# build compiles them without warnings, which cannot go with that check).
+# Usage: scripts/check-reduced-build.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scratch=.build/reduced
@@ -14,7 +16,8 @@ say() { printf '\n== %s\n' "$*"; }
 fail() { echo "check-reduced-build: FAILED: $*" >&2; exit 1; }
 
 say "build without the Linux facilities, reference fixes and corpus as memory-safe Swift ($scratch)"
-RACELAB_WITHOUT_LINUX_FACILITIES=1 RACELAB_REFERENCE_SAFETY=1 swift build --sanitize=thread --manifest-cache none --scratch-path "$scratch" 2>&1 | grep -E "error|Compiling|Build complete" | tail -3
+export RACELAB_WITHOUT_LINUX_FACILITIES=1 RACELAB_REFERENCE_SAFETY=1
+swift build --sanitize=thread --manifest-cache none --scratch-path "$scratch" --build-tests 2>&1 | grep -E "error|Compiling|Build complete" | tail -3
 racelab="$(swift build --sanitize=thread --scratch-path "$scratch" --show-bin-path)/racelab"
 [ -x "$racelab" ] || fail "no $racelab"
 
@@ -31,4 +34,10 @@ grep -E "^[a-z-]+ +[a-z-]+ +(scripted|explore|stress) " "$scratch/run.txt" | awk
 echo "  rows whose expectation is not met here: $(wc -l < "$scratch/unmet.txt") (run exit $status)"
 sed 's/^/    /' "$scratch/unmet.txt"
 tail -1 "$scratch/run.txt"
+
+say "the harness's own tests (RaceLabTests), without the Linux facilities"
+swift test --sanitize=thread --manifest-cache none --scratch-path "$scratch" --skip-build --disable-swift-testing \
+    --parallel --num-workers 4 --filter RaceLabTests --xunit-output "$scratch/tests.xml" > "$scratch/tests.txt" 2>&1 \
+    || { grep -E "error:" "$scratch/tests.txt" | head -20; fail "a test of the harness failed without the Linux facilities"; }
+echo "  $(grep -c "<testcase " "$scratch/tests.xml" || true) tests, none failed (a test of a facility this build lacks skips itself)"
 echo "check-reduced-build: builds, links, and says it is reduced"

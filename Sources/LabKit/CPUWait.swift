@@ -10,7 +10,7 @@ package enum CPUWait {
     /// Nanoseconds each thread of process `pid` has waited for a CPU since it began, by thread
     /// id, or nil where the kernel does not say.
     package static func threadWaits(of pid: pid_t) -> [String: UInt64]? {
-        #if os(Linux)
+        #if os(Linux) && !RACELAB_NO_LINUX_FACILITIES
             let folder = "/proc/\(pid)/task"
             guard let threads = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return nil }
             var waits: [String: UInt64] = [:]

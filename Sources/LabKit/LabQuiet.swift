@@ -8,6 +8,7 @@ public enum LabQuiet {
     /// Quiet right now.
     public static var now: Bool {
         var busy: Int64 = 0
+        MissingCheck.record(.quietFromKernel)
         return rl_quiet_look(&busy, 0) == 1
     }
 
@@ -15,6 +16,7 @@ public enum LabQuiet {
     /// left out: for a main thread that is busy on purpose, and so does not run it).
     public static var threadsNow: Bool {
         var busy: Int64 = 0
+        MissingCheck.record(.quietFromKernel)
         return rl_quiet_look(&busy, RL_QUIET_THREADS_ONLY) == 1
     }
 
@@ -22,6 +24,7 @@ public enum LabQuiet {
     /// it is held has ended, or waits for it (a lock it has).
     public static var butForHeldThreadNow: Bool {
         var busy: Int64 = 0
+        MissingCheck.record(.quietFromKernel)
         return rl_quiet_look(&busy, RL_QUIET_BUT_HELD) == 1
     }
 

@@ -73,11 +73,13 @@ public struct ScenarioOutcome: Codable, Sendable, Equatable {
     /// that detected anything.
     public var explored: [String] = []
     public var firstDetectionPoint: String?
+    /// Checks the grader makes that this system could not (`MissingCheck`); empty on Linux.
+    public var wentWithout: [MissingCheck] = []
 
     enum CodingKeys: String, CodingKey {
         case iterationsRun, failures, firstFailureIteration, tsanReports, firstTSanIteration, firstDetectionSeconds,
             elapsedSeconds
-        case notes, metrics, tsanEnabled, explored, firstDetectionPoint
+        case notes, metrics, tsanEnabled, explored, firstDetectionPoint, wentWithout
     }
 
     /// Fields a line may leave out (an older child, a hand-written test line) take their defaults.
@@ -95,6 +97,7 @@ public struct ScenarioOutcome: Codable, Sendable, Equatable {
         tsanEnabled = try values.decode(Bool.self, forKey: .tsanEnabled)
         explored = try values.decodeIfPresent([String].self, forKey: .explored) ?? []
         firstDetectionPoint = try values.decodeIfPresent(String.self, forKey: .firstDetectionPoint)
+        wentWithout = try values.decodeIfPresent([MissingCheck].self, forKey: .wentWithout) ?? []
     }
 
     public init() {}
@@ -124,6 +127,7 @@ public enum ScenarioDriver {
         precondition(Thread.isMainThread, "scenarios drive the UI: run them on the main thread")
         rl_quiet_begin_story()
         _ = MainThreadChecker.shared.drain()
+        _ = MissingCheck.drain()
         var tally = OutcomeTally()
         var pass = plan.makePass()
         let strict = holdsToViewRelease(
@@ -144,6 +148,7 @@ public enum ScenarioDriver {
             // A lab thread that takes a strong reference to a controller waits with it until the
             // user's next action too, where the rule is kept (StoryHolds.c).
             rl_story_holds_begin(pass.holdsThreadEnds ? 1 : 0, pass.holdsThreadEnds && strict ? 1 : 0)
+            if pass.holdsThreadEnds { MissingCheck.record(.threadEndHold) }
             lab.play(variant: plan.variant, in: run)
             rl_story_holds_over()
             pass.afterStory(run)
@@ -152,6 +157,8 @@ public enum ScenarioDriver {
             index += 1
         }
         pass.end(into: &tally.outcome)
-        return tally.finished()
+        var outcome = tally.finished()
+        outcome.wentWithout = MissingCheck.drain()
+        return outcome
     }
 }

@@ -27,6 +27,7 @@ struct StressPass: ScenarioPass {
 
     mutating func begin() {
         preempting = rl_preemption_start(seed, Self.preemptIntervalMicroseconds, Self.preemptSleepMicroseconds) == 0
+        if !preempting { MissingCheck.record(.preemption) }
         signalsAtStart = rl_preemption_signals_sent()
     }
 

@@ -25,13 +25,7 @@ import Synchronization
 
     /// Whether `BlockedWatch` can see a thread wait (Linux, with its facilities); elsewhere it
     /// never says a thread is blocked.
-    public static var seesBlockedThreads: Bool {
-        #if os(Linux) && !RACELAB_NO_LINUX_FACILITIES
-            true
-        #else
-            false
-        #endif
-    }
+    public static var seesBlockedThreads: Bool { MissingCheck.facilitiesHere }
 
     /// Polled in a busy wait: true once thread `id` (read at each look: 0 while unknown) waited
     /// in the kernel for something other than time (a lock, a turn; the stress pass's own sleeps
@@ -76,6 +70,7 @@ extension ThreadHold {
         _ run: ScenarioRun, skipping skipped: Int,
         work: @escaping @Sendable () -> Void, meanwhile: () -> Void
     ) -> Bool {
+        if run.mode == .stress { MissingCheck.record(.hold) }
         let asker = rl_current_thread_id()
         // This race's own flag: an earlier racing thread may still be finishing its work. Relaxed,
         // so TSan sees no order in it.
@@ -115,6 +110,7 @@ extension ThreadHold {
     /// most likely on a lock the held thread has, as `race` does: a correct fix is slowed, never
     /// stalled.
     public static func arm(atHit hit: Int, at place: Place, atMost: Double, untilIWait: Bool = false) {
+        MissingCheck.record(.hold)
         switch place {
         case .point(let skipped): dueSkip.store(skipped, ordering: .relaxed)
         case .handOver: dueSkip.store(-1, ordering: .relaxed)

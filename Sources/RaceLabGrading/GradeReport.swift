@@ -177,6 +177,8 @@ public struct PassGrade: Codable, Sendable, Equatable {
     public var harnessFailure: String?
     /// A run of the pass may have been disturbed from outside (`RunVerdict.interference`).
     public var interference: String? = nil
+    /// Checks the grader makes that this system could not make in the pass's runs; nil on Linux.
+    public var wentWithout: [MissingCheck]? = nil
 
     public var name: String { "\(mode.rawValue) pass" }
     /// "3 runs x 3 iterations".
@@ -215,6 +217,10 @@ public struct LabGrade: Codable, Sendable, Equatable {
 
     /// Every pass ran to its end undisturbed: the grade rests on the exercise alone.
     public var undisturbed: Bool { passes.allSatisfy { $0.harnessFailure == nil && $0.interference == nil } }
+
+    /// Checks the grader makes for this lab that this system could not: why a PASS here is
+    /// provisional. Empty on Linux.
+    public var wentWithout: [MissingCheck] { Set(passes.flatMap { $0.wentWithout ?? [] }).sorted() }
 }
 
 /// Whether the graded package is the kit as handed out, apart from its exercises.

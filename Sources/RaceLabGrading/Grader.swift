@@ -183,6 +183,8 @@ public struct Grader {
             score: status == .passed ? points : 0, maxScore: points, summary: summary, problems: problems,
             elapsedSeconds: outcome.runs.map(\.elapsedSeconds).reduce(0, +), harnessFailure: harnessFailure)
         grade.interference = outcome.runs.lazy.compactMap(\.interference).first
+        let without = Set(outcome.runs.flatMap { $0.wentWithout ?? [] })
+        grade.wentWithout = without.isEmpty ? nil : without.sorted()
         return grade
     }
 

@@ -40,7 +40,10 @@ public enum StudentFeedback {
         let points = "\(Grader.points(grade.score))/\(Grader.points(grade.maxScore))"
         switch grade.status {
         case .passed:
-            out.append(passingLine(points: points, chance: grade.stress.chanceText, platform: platform))
+            out.append(
+                passingLine(
+                    points: points, chance: grade.stress.chanceText, platform: platform, wentWithout: grade.wentWithout)
+            )
             out.append("`racelab progress` shows every lab.")
         case .tampered:
             out.append("NOT PASSING: \(points). A run sent a result of its own making; the harness does not accept it.")
@@ -60,15 +63,24 @@ public enum StudentFeedback {
         return out.joined(separator: "\n")
     }
 
-    /// The verdict line of a pass: plain where every check of the grader's ran; provisional,
-    /// with the checks this system lacks, where some did not (a wrong fix the grader catches
-    /// only with them can pass here).
-    public static func passingLine(points: String, chance: String, platform: PlatformChecks) -> String {
-        let plain = "PASSING: \(points). An unfixed exercise would pass the stress pass with chance \(chance)."
-        guard !platform.missing.isEmpty else { return plain }
-        return "PASSING HERE, PROVISIONALLY: \(points). This system lacks checks the grader runs ("
-            + platform.missing.joined(separator: "; ")
-            + "), so the grader, on Linux, may still fail this exercise. For the grader's verdict, check it in the "
+    /// The verdict line of a pass: plain where every check of the grader's ran; provisional
+    /// where this lab's check went without some (`wentWithout`, recorded by its runs; and, on an
+    /// Apple platform, the lock-order reports TSan gives no lab there), naming them: a wrong fix
+    /// the grader catches only with them can pass here.
+    public static func passingLine(
+        points: String, chance: String, platform: PlatformChecks, wentWithout: [MissingCheck] = []
+    ) -> String {
+        let chanceLine = "An unfixed exercise would pass the stress pass with chance \(chance)."
+        guard !platform.missing.isEmpty else { return "PASSING: \(points). \(chanceLine)" }
+        var lacked = wentWithout.map(\.words)
+        if !platform.locksInLibraries { lacked.append("lock-order reports for Foundation's locks") }
+        guard !lacked.isEmpty else {
+            return "PASSING HERE: \(points). This lab's check needed none of the checks this system lacks, so it "
+                + "should be the grader's verdict too. \(chanceLine)"
+        }
+        let listed = lacked.count == 1 ? lacked[0] : lacked.dropLast().joined(separator: ", ") + " and " + lacked.last!
+        return "PASSING HERE, PROVISIONALLY: \(points). The grader checks this lab with \(listed), which this system "
+            + "lacks: the grader, on Linux, may still fail this exercise. For the grader's verdict, check it in the "
             + "project's container (docs/platforms.md)."
     }
 

@@ -181,6 +181,7 @@ public enum LabRunner {
             verdict.reproduce = reproduceCommand(exact, program: settings.programName)
         }
         verdict.explored = child.result.map { $0.explored.count }
+        if let without = child.result?.wentWithout, !without.isEmpty { verdict.wentWithout = without }
         if let traceFile { verdict.trace = TraceFile.read(traceFile) }
         if !folder.suppressionsIntact && verdict.harnessError == nil {
             verdict.markForged("the run rewrote the TSan settings file the harness gave it")

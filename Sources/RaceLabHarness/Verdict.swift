@@ -49,6 +49,9 @@ public struct RunVerdict: Codable, Sendable {
     /// OOM killer, another process), processes of the child's left running. Such a run still
     /// counts for its student, but its outcome is not reused for anyone else (`GradeMemo`).
     public var interference: String?
+    /// Checks the grader makes that this system could not make in this run (`MissingCheck`);
+    /// nil where it made them all (Linux).
+    public var wentWithout: [MissingCheck]? = nil
 
     public var detected: Bool { !detections.isEmpty }
 
@@ -256,6 +259,8 @@ extension RunVerdict {
             merged.cannotJudge(problem, failed.harnessError ?? "")
         }
         merged.interference = shards.lazy.compactMap(\.interference).first
+        let without = Set(shards.flatMap { $0.wentWithout ?? [] })
+        merged.wentWithout = without.isEmpty ? nil : without.sorted()
         merged.iterationsRequested = shards.map(\.iterationsRequested).max() ?? merged.iterationsRequested
         merged.iterationsRun = shards.map(\.iterationsRun).reduce(0, +)
         merged.explored = shards.contains { $0.explored != nil } ? shards.compactMap(\.explored).reduce(0, +) : nil

@@ -12,6 +12,7 @@ final class ChildIsolationTests: XCTestCase {
         #if !os(Linux)
             throw XCTSkip("the confinement is Linux's (seccomp, Landlock, namespaces)")
         #else
+            try XCTSkipUnless(PlatformChecks.here.childConfinement, "this build does not confine its children")
             let bare = ChildIsolation.measure(executable: LabsTestSupport.child, sandbox: false)
             let confinement = try XCTUnwrap(bare.confinement, bare.problem ?? "no answer")
             XCTAssertNotEqual(confinement.inForce & Int(RL_CONFINED_SYSCALLS), 0, "the seccomp filter is in force")

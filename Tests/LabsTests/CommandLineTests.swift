@@ -25,8 +25,13 @@ final class CommandLineTests: XCTestCase {
         let result = try LabsTestSupport.runRacelab(["doctor"])
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
         XCTAssertTrue(result.stdout.contains("yes  ThreadSanitizer built in"), result.stdout)
-        XCTAssertTrue(result.stdout.contains("yes  stress pass: random preemption"), result.stdout)
-        XCTAssertTrue(result.stdout.contains("a PASS here is the grader's PASS"), result.stdout)
+        if PlatformChecks.here.missing.isEmpty {
+            XCTAssertTrue(result.stdout.contains("yes  stress pass: random preemption"), result.stdout)
+            XCTAssertTrue(result.stdout.contains("a PASS here is the grader's PASS"), result.stdout)
+        } else {  // the reduced build: what a system without the Linux facilities says
+            XCTAssertTrue(result.stdout.contains("no   stress pass: random preemption"), result.stdout)
+            XCTAssertTrue(result.stdout.contains("reduced check"), result.stdout)
+        }
         let extra = try LabsTestSupport.runRacelab(["doctor", "now"])
         XCTAssertEqual(extra.status, 2)
         XCTAssertEqual(extra.stdout, "")

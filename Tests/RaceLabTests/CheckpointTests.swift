@@ -43,7 +43,8 @@ final class CheckpointTests: XCTestCase {
 
     /// A pause whose arrival never comes ends when the app has gone quiet: after the work that
     /// might have arrived has ended, and long before its limit, however slow that work is.
-    func testAnUnreachedPauseWaitsForTheWorkThenEndsOnceQuiet() {
+    func testAnUnreachedPauseWaitsForTheWorkThenEndsOnceQuiet() throws {
+        try XCTSkipUnless(ThreadHold.seesBlockedThreads, "'quiet' from the kernel's view of threads")
         Checkpoint.reset()
         rl_quiet_begin_story()  // as the driver does: work earlier tests left queued is not this story's
         let run = ScenarioRun(mode: .scripted, iteration: 1, seed: 1)
@@ -157,7 +158,8 @@ final class CheckpointTests: XCTestCase {
 /// Stress mode's random preemption (Preemption.c): a lab thread is stopped at its
 /// synchronisation points, where no checkpoint is, and only while it is on.
 final class PreemptionTests: XCTestCase {
-    func testALabThreadIsPreemptedAtItsAtomicsOnlyWhileOn() {
+    func testALabThreadIsPreemptedAtItsAtomicsOnlyWhileOn() throws {
+        try XCTSkipUnless(PlatformChecks.here.preemptionAndHolds, "this build has no preemption or holds")
         Checkpoint.reset()
         final class Steps: Sendable { let count = Atomic<Int>(0) }
         let steps = Steps()

@@ -1,4 +1,5 @@
 import CRaceLabSupport
+import RaceLabHarness
 import Synchronization
 import XCTest
 
@@ -10,6 +11,7 @@ import XCTest
 final class ThreadHoldCountTests: XCTestCase {
     func testEachSkippedPointMovesTheHoldOnPastLocks() throws {
         #if os(Linux)
+            try XCTSkipUnless(PlatformChecks.here.preemptionAndHolds, "this build has no preemption or holds")
             guard rl_tsan_enabled() == 1 else { throw XCTSkip("holds ride on TSan's signal delivery") }
             XCTAssertEqual(rl_preemption_start(1, 1_000, 0), 0)  // holds need its handler; its own signals sleep 0
             defer { rl_preemption_stop() }
@@ -48,6 +50,7 @@ final class ThreadHoldCountTests: XCTestCase {
     /// main thread had perhaps half).
     func testAHoldsLimitCountsOnlyTheActingThreadsOwnTime() throws {
         #if os(Linux)
+            try XCTSkipUnless(PlatformChecks.here.preemptionAndHolds, "this build has no preemption or holds")
             guard rl_tsan_enabled() == 1 else { throw XCTSkip("holds ride on TSan's signal delivery") }
             XCTAssertEqual(rl_preemption_start(1, 1_000, 0), 0)
             defer { rl_preemption_stop() }
