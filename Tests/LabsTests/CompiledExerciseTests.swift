@@ -12,7 +12,7 @@ final class CompiledExerciseTests: XCTestCase {
         #if !os(Linux)
             throw XCTSkip("the binary checks read ELF objects (Linux)")
         #else
-            let build = Bundle.main.bundleURL
+            let build = LabsTestSupport.products
             var objects = 0
             for lab in testLabs.labs {
                 let folder = lab.info.folder.lastPathComponent

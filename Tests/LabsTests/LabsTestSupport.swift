@@ -27,10 +27,18 @@ extension LabRunner {
 }
 
 enum LabsTestSupport {
+    /// The build folder the test bundle sits in: on Linux the test program is that folder's
+    /// main bundle; under Xcode's or macOS's `xctest` the main bundle is the runner, and the
+    /// tests are a `.xctest` bundle inside the folder.
+    static var products: URL {
+        let tests = Bundle(for: BundleMarker.self).bundleURL
+        return tests.pathExtension == "xctest" ? tests.deletingLastPathComponent() : tests
+    }
+    private final class BundleMarker {}
     /// The racelab binary built next to the test bundle (the test target depends on it).
-    static var racelab: URL { Bundle.main.bundleURL.appendingPathComponent("racelab") }
+    static var racelab: URL { products.appendingPathComponent("racelab") }
     /// The lab program racelab runs its children with.
-    static var child: URL { Bundle.main.bundleURL.appendingPathComponent("racelab-child") }
+    static var child: URL { products.appendingPathComponent("racelab-child") }
 
     static var tsanEnabled: Bool { rl_tsan_enabled() != 0 }
 

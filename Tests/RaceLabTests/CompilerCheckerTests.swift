@@ -14,8 +14,10 @@ final class CompilerCheckerTests: XCTestCase {
     func testListAdderBrokenIsRejectedBySwift6() throws {
         let compiler: SwiftCompiler
         do { compiler = try SwiftCompiler.locate() } catch { throw XCTSkip("no swiftc here: \(error)") }
-        // The test bundle sits in the build folder, beside the modules `swift test` just built.
-        let build = BuildProducts(folder: Bundle.main.bundleURL)
+        // The test bundle sits in the build folder, beside the modules `swift test` just built (on
+        // Linux it is the main bundle; under macOS's `xctest`, a .xctest bundle in that folder).
+        let tests = Bundle(for: Self.self).bundleURL
+        let build = BuildProducts(folder: tests.pathExtension == "xctest" ? tests.deletingLastPathComponent() : tests)
         guard FileManager.default.fileExists(atPath: build.swiftmodule("ListAdder").path) else {
             throw XCTSkip("ListAdder.swiftmodule is not in \(build.modulesFolder.path)")
         }
