@@ -36,7 +36,13 @@ enum RaceChild {
             for thread in threads { pthread_join(thread, nil) }
             if let problem = race.check() { run.fail(problem, file: file, line: line) }
         }
-        ChildSession.run(lab, plan: plan)
+        // The passes are driven from the main thread: XCTest runs tests there; under Swift
+        // Testing the main thread is lent (MainThreadLoan).
+        if Thread.isMainThread { ChildSession.run(lab, plan: plan) }
+        _ = MainThreadLoan.run { ChildSession.run(lab, plan: plan) }
+        fatalError(
+            "RaceLab: this race test's child had no main thread to drive its passes from (a test library "
+                + "other than XCTest or Swift Testing?)")
     }
 
     /// A joinable POSIX thread running `body`: joined, it has ended, so the check sees everything

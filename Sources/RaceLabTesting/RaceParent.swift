@@ -26,7 +26,7 @@ struct RaceParent {
 
     func runPasses() throws -> RaceTestSummary {
         let seed = Self.seed(test.seed)
-        let replay = "RACELAB_SEED=\(seed) swift test --sanitize=thread --filter \(test.testName)"
+        let replay = "RACELAB_SEED=\(seed) swift test --sanitize=thread --filter \(Self.filter(test))"
         guard rl_tsan_enabled() != 0 else {
             // Without it no race can be seen, and a clean result would say nothing.
             throw RaceTestFailure(
@@ -40,7 +40,8 @@ struct RaceParent {
             let plan = ScenarioPlan(
                 lab: "race-test", variant: test.testName, mode: pass.mode, iterations: pass.iterations,
                 seed: seed &+ pass.mode.seedOffset)
-            let (verdict, child) = try Self.runChild(plan, hangSeconds: test.hangSeconds, replay: replay)
+            let (verdict, child) = try Self.runChild(
+                plan, runner: test.runner, hangSeconds: test.hangSeconds, replay: replay)
             if verdict.detected || verdict.harnessError != nil {
                 throw RaceTestFailure(
                     testName: test.testName, pass: pass.mode.rawValue, seed: seed,
@@ -52,7 +53,17 @@ struct RaceParent {
         return RaceTestSummary(testName: test.testName, seed: seed, passes: tried)
     }
 
-    static func runChild(_ plan: ScenarioPlan, hangSeconds: Double, replay: String) throws -> (RunVerdict, ChildOutcome)
+    /// `swift test --filter`'s argument for this test alone: XCTest's name, or Swift Testing's
+    /// test ID as an anchored pattern (quoted for a shell).
+    static func filter(_ test: RaceTest) -> String {
+        switch test.runner {
+        case .xctest: test.testName
+        case .swiftTesting: "'^" + NSRegularExpression.escapedPattern(for: test.testName) + "$'"
+        }
+    }
+
+    static func runChild(_ plan: ScenarioPlan, runner: RaceTest.TestRunner, hangSeconds: Double, replay: String) throws
+        -> (RunVerdict, ChildOutcome)
     {
         let folder: RunFolder
         do { folder = try RunFolder.make() } catch {
@@ -61,9 +72,18 @@ struct RaceParent {
                 message: "\(plan.variant): could not make a private folder for the child: \(error)", replay: replay)
         }
         defer { folder.remove() }
+        let arguments: [String]
+        switch runner {
+        case .xctest: arguments = [plan.variant]
+        case .swiftTesting:
+            let only = "^" + NSRegularExpression.escapedPattern(for: plan.variant) + "$"
+            arguments = ["--testing-library", "swift-testing", "--filter", only]
+        }
         var request = LabRunner.childRequest(
-            testProgram, arguments: [plan.variant], folder: folder, stallTimeout: hangSeconds, sandbox: false)
+            testProgram, arguments: arguments, folder: folder, stallTimeout: hangSeconds, sandbox: false)
         request.environment[RaceChild.planVariable] = String(decoding: try JSONEncoder().encode(plan), as: UTF8.self)
+        // Swift Testing parks the main thread: its dispatch_main lends it to the passes instead.
+        if runner == .swiftTesting { request.environment[MainThreadLoan.variable] = "1" }
         request.startupTimeout = 60
         let child = ChildRunner.run(request)
         return (VerdictBuilder.verdict(plan: plan, kind: .fixed, child: child, reproduce: replay), child)

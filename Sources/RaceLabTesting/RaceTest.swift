@@ -33,6 +33,12 @@ public struct RaceTest {
     public var seed: UInt64?
     /// Seconds without progress (the bodies' threads stuck) before a child is judged hung.
     public var hangSeconds: Double = 10
+    /// The test library the test runs in: the child is started through it, on this one test.
+    var runner = TestRunner.xctest
+
+    enum TestRunner {
+        case xctest, swiftTesting
+    }
 
     /// The test method `function` of `testCase` (an `XCTestCase`; `#function` by default).
     public init<TestCase: AnyObject>(

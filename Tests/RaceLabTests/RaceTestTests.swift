@@ -1,6 +1,7 @@
 import Foundation
-import RaceLabTesting
 import XCTest
+
+@testable import RaceLabTesting
 
 /// A count behind a lock, read and written in two turns of it: no data race, but an update
 /// written by another thread between the two is lost (the kind of bug only an interleaving shows).
@@ -106,5 +107,14 @@ final class RaceTestTests: XCTestCase {
         ) { error in
             XCTAssertTrue("\(error)".contains("crash in iteration 1"), "\(error)")
         }
+    }
+
+    /// A Swift Testing test is named by its ID (which holds its source location): the child is
+    /// started through Swift Testing on that ID alone, and the replay command selects it alone.
+    func testASwiftTestingTestIsRunAndReplayedByItsAnchoredID() {
+        var test = RaceTest(testName: "Tests.Suite/lost()/Suite.swift:9:6")
+        test.runner = .swiftTesting
+        XCTAssertEqual(RaceParent.filter(test), #"'^Tests\.Suite\/lost\(\)\/Suite\.swift:9:6$'"#)
+        XCTAssertEqual(RaceParent.filter(RaceTest(testName: "Tests.Suite/testLost")), "Tests.Suite/testLost")
     }
 }

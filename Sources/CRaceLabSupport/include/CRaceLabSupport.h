@@ -229,6 +229,12 @@ void rl_sha256_blocks(uint32_t state[8], const uint8_t *data, size_t blocks);
 /// Returns 0 on success.
 int rl_die_with_parent(void);
 
+/// A race test's child under Swift Testing (RACELAB_LEND_MAIN_THREAD=1, Linux): runs `work` on the
+/// program's main thread, which dispatch_main lends (MainThreadLoan.c), and returns once it has
+/// run; -1 at once if no main thread is lent (another process), or after `wait_seconds` if it
+/// never parks.
+int rl_main_loan_run(void (*work)(void *), void *context, double wait_seconds);
+
 #include "CRaceLabTrace.h"
 #include "CRaceLabSpawn.h"
 #include "CRaceLabConfinement.h"
