@@ -7,6 +7,7 @@
 #include <dlfcn.h>
 #include <linux/futex.h>
 #include <poll.h>
+#include <sys/eventfd.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -18,9 +19,11 @@
 // harness drives its passes from the main thread, as it does a lab's UI. So in such a child
 // (RACELAB_LEND_MAIN_THREAD=1) dispatch_main, defined here in front of libdispatch's, keeps the
 // main thread as it was: it runs the main queue's work as a run loop would, and runs the one
-// piece of work a test hands it (rl_main_loan_run). Anywhere else it is libdispatch's own.
+// piece of work a test hands it (rl_main_loan_run). Anywhere else it is libdispatch's own. The
+// variable is taken out of the environment as the program loads, so a program the test starts
+// does not lend its own main thread.
 #if defined(__linux__)
-enum { LOAN_NONE = 0, LOAN_SERVING = 1, LOAN_POSTED = 2, LOAN_DONE = 3 };
+enum { LOAN_NONE = 0, LOAN_SERVING = 1, LOAN_CLAIMED = 2, LOAN_POSTED = 3, LOAN_DONE = 4 };
 static int loan_state;
 static void (*loan_work)(void *);
 static void *loan_context;
@@ -29,6 +32,23 @@ extern void _dispatch_main_queue_callback_4CF(void *message) __attribute__((weak
 extern int _dispatch_get_main_queue_handle_4CF(void) __attribute__((weak));
 
 static void wake(int *word) { syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 0x7fffffff, NULL, NULL, 0); }
+
+static int64_t now_ns(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+}
+
+// Read (and taken out of the environment) as the program loads, while it has one thread.
+static int lend_asked;
+
+__attribute__((constructor)) static void read_the_request(void) {
+    const char *lend = getenv("RACELAB_LEND_MAIN_THREAD");
+    lend_asked = lend != NULL && lend[0] == '1' && lend[1] == 0;
+    if (lend != NULL) unsetenv("RACELAB_LEND_MAIN_THREAD");
+}
+
+static int lends(void) { return __atomic_load_n(&lend_asked, __ATOMIC_ACQUIRE); }
 
 static void wait_while(int *word, int value, int64_t at_most_ns) {
     struct timespec limit = {at_most_ns / 1000000000, at_most_ns % 1000000000};
@@ -45,9 +65,12 @@ __attribute__((noreturn)) static void serve(void) {
             __atomic_store_n(&loan_state, LOAN_DONE, __ATOMIC_RELEASE);
             wake(&loan_state);
         }
-        // The main queue's work (a @MainActor test's, say), as a run loop runs it.
+        // The main queue's work (Swift's async main, a @MainActor test), as a run loop runs it:
+        // the handle is an eventfd libdispatch only writes; reading it resets it.
         struct pollfd look = {queue, POLLIN, 0};
         if (queue >= 0 && poll(&look, 1, 1) > 0 && _dispatch_main_queue_callback_4CF) {
+            eventfd_t count;
+            (void)eventfd_read(queue, &count);
             _dispatch_main_queue_callback_4CF(NULL);
         } else if (queue < 0) {
             wait_while(&loan_state, LOAN_SERVING, 1000000);
@@ -56,8 +79,12 @@ __attribute__((noreturn)) static void serve(void) {
 }
 
 __attribute__((noreturn)) void dispatch_main(void) {
-    const char *lend = getenv("RACELAB_LEND_MAIN_THREAD");
-    if (lend != NULL && lend[0] == '1' && lend[1] == 0) serve();
+    if (lends() && syscall(SYS_gettid) == getpid() && _dispatch_main_queue_callback_4CF &&
+        _dispatch_get_main_queue_handle_4CF) {
+        serve();
+    }
+    __atomic_store_n(&lend_asked, 0, __ATOMIC_RELEASE);  // not lent: a waiting test hears so
+    wake(&loan_state);
     void (*real)(void) = (void (*)(void))dlsym(RTLD_NEXT, "dispatch_main");
     if (real == NULL) abort();
     real();
@@ -65,13 +92,17 @@ __attribute__((noreturn)) void dispatch_main(void) {
 }
 
 int rl_main_loan_run(void (*work)(void *), void *context, double wait_seconds) {
-    const char *lend = getenv("RACELAB_LEND_MAIN_THREAD");
-    if (lend == NULL || lend[0] != '1' || lend[1] != 0) return -1;
-    int64_t waited_ns = 0;
-    while (__atomic_load_n(&loan_state, __ATOMIC_ACQUIRE) != LOAN_SERVING) {
-        if (waited_ns >= (int64_t)(wait_seconds * 1e9)) return -1;  // the main thread never parked
-        wait_while(&loan_state, __atomic_load_n(&loan_state, __ATOMIC_RELAXED), 10000000);
-        waited_ns += 10000000;
+    // Not lent yet (the main thread may not have parked yet): wait while this is such a child.
+    int64_t until = now_ns() + (int64_t)(wait_seconds * 1e9);
+    for (int state; (state = __atomic_load_n(&loan_state, __ATOMIC_ACQUIRE)) == LOAN_NONE;) {
+        if (!lends() || now_ns() >= until) return -1;
+        wait_while(&loan_state, LOAN_NONE, 10000000);
+    }
+    // One caller at a time has it (the cases of a parameterized test run at once).
+    int serving = LOAN_SERVING;
+    while (!__atomic_compare_exchange_n(&loan_state, &serving, LOAN_CLAIMED, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+        wait_while(&loan_state, serving, 100000000);
+        serving = LOAN_SERVING;
     }
     loan_work = work;
     loan_context = context;
@@ -79,6 +110,7 @@ int rl_main_loan_run(void (*work)(void *), void *context, double wait_seconds) {
     wake(&loan_state);
     while (__atomic_load_n(&loan_state, __ATOMIC_ACQUIRE) != LOAN_DONE) wait_while(&loan_state, LOAN_POSTED, 100000000);
     __atomic_store_n(&loan_state, LOAN_SERVING, __ATOMIC_RELEASE);
+    wake(&loan_state);
     return 0;
 }
 #else

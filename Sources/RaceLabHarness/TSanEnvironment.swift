@@ -41,7 +41,9 @@ public enum TSanEnvironment {
     /// lock-order inversion; it was seen in about 1 of 100 clean once-only-init runs, with no
     /// lab frame under the locks; in a Swift Testing program, whose tests first use many generic
     /// types on pool threads at once, it is the same cache's entry and map locks
-    /// (VariadicMetadataCacheEntryBase, ConcurrentReadableHashMap). A report is dropped only when one of its stacks runs through
+    /// (VariadicMetadataCacheEntryBase; ConcurrentReadableHashMap, which also backs the runtime's
+    /// conformance and type-name caches). A cycle one of whose locks is taken inside these frames
+    /// is never the program's own: the runtime calls no program code there. A report is dropped only when one of its stacks runs through
     /// these runtime functions, which a lab's own locks never do (TSan then prints
     /// "Matched N suppressions" at exit, so it is never silent).
     public static let suppressions = """

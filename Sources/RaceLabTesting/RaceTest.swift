@@ -35,6 +35,8 @@ public struct RaceTest {
     public var hangSeconds: Double = 10
     /// The test library the test runs in: the child is started through it, on this one test.
     var runner = TestRunner.xctest
+    /// Why this test cannot be run as a race test (said by `run`, which then runs nothing).
+    var refusal: String?
 
     enum TestRunner {
         case xctest, swiftTesting
@@ -63,6 +65,9 @@ public struct RaceTest {
     public func run(
         file: StaticString = #filePath, line: UInt = #line, _ makeRace: @escaping () -> Race
     ) throws -> RaceTestSummary {
+        if let refusal {
+            throw RaceTestFailure(testName: testName, pass: "none", seed: seed ?? 0, message: refusal, replay: "")
+        }
         if let plan = RaceChild.planHere(for: testName) {
             RaceChild.play(plan, makeRace, file: file, line: line)
         }

@@ -22,6 +22,12 @@
             }
             self.init(testName: String(describing: test.id), passes: passes, seed: seed)
             runner = .swiftTesting
+            if test.isParameterized {
+                // Its cases share one ID, so a child could not be started on one case alone.
+                refusal =
+                    "\(testName): a parameterized test cannot be a race test (its cases share one test ID); "
+                    + "write one @Test per case, or loop over the cases inside the race's bodies"
+            }
         }
     }
 #endif
