@@ -29,8 +29,9 @@ public enum MissingCheck: String, Codable, Sendable, CaseIterable, Comparable {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }
 
-    /// Whether this build has the facilities these checks need (Linux, not the reduced build).
-    static var facilitiesHere: Bool {
+    /// Whether this build has the facilities these checks need (Linux, not the reduced build):
+    /// the one answer `PlatformChecks` and the recording here share.
+    public static var facilitiesHere: Bool {
         #if os(Linux) && !RACELAB_NO_LINUX_FACILITIES
             true
         #else

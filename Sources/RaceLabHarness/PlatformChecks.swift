@@ -1,3 +1,5 @@
+import LabKit
+
 /// What the harness can do on the system it runs on. The grader runs on Linux, where every check
 /// is available; elsewhere (macOS) some are missing, and a run must say so rather than pass a
 /// fix the grader would fail.
@@ -17,12 +19,8 @@ public struct PlatformChecks: Sendable, Equatable {
 
     /// This system's.
     public static var here: PlatformChecks {
-        #if os(Linux) && !RACELAB_NO_LINUX_FACILITIES
-            PlatformChecks(preemptionAndHolds: true, quietFromKernel: true, storyHolds: true, childConfinement: true)
-        #else
-            PlatformChecks(
-                preemptionAndHolds: false, quietFromKernel: false, storyHolds: false, childConfinement: false)
-        #endif
+        let has = MissingCheck.facilitiesHere
+        return PlatformChecks(preemptionAndHolds: has, quietFromKernel: has, storyHolds: has, childConfinement: has)
     }
 
     /// The checks missing here, in words; empty when every check is available.
