@@ -128,6 +128,13 @@ RL_INVISIBLE void rl_quiet_unpause_all(void) {
     }
 }
 
+RL_INVISIBLE int rl_quiet_any_paused(void) {
+    for (int index = 0; index < RL_QUIET_SLOTS; index++) {
+        if (LOAD(&slot_thread[index]) != 0 && LOAD(&slot_is_paused[index])) return 1;
+    }
+    return 0;
+}
+
 RL_INVISIBLE void rl_quiet_held(int held) {
     intptr_t index = own_slot();
     if (index >= 0 && index < RL_QUIET_SLOTS) STORE(&slot_is_held[index], held);

@@ -15,6 +15,10 @@
 #else
 // Present only when the TSan runtime is linked in (weak: NULL otherwise).
 extern void __tsan_init(void) __attribute__((weak));
+extern void __tsan_ignore_thread_begin(void) __attribute__((weak));
+extern void __tsan_ignore_thread_end(void) __attribute__((weak));
+extern void AnnotateIgnoreSyncBegin(const char *file, int line) __attribute__((weak));
+extern void AnnotateIgnoreSyncEnd(const char *file, int line) __attribute__((weak));
 #define RL_TSAN_HOOK
 #endif
 
@@ -40,6 +44,24 @@ int rl_tsan_enabled(void) {
 
 __attribute__((no_sanitize("thread")))
 int64_t rl_tsan_report_count(void) { return __atomic_load_n(&tsan_reports, __ATOMIC_RELAXED); }
+
+__attribute__((no_sanitize("thread"))) void rl_tsan_unseen_begin(void) {
+#if defined(__linux__)
+    if (__tsan_ignore_thread_begin != NULL && AnnotateIgnoreSyncBegin != NULL) {
+        __tsan_ignore_thread_begin();
+        AnnotateIgnoreSyncBegin(__FILE__, __LINE__);
+    }
+#endif
+}
+
+__attribute__((no_sanitize("thread"))) void rl_tsan_unseen_end(void) {
+#if defined(__linux__)
+    if (__tsan_ignore_thread_end != NULL && AnnotateIgnoreSyncEnd != NULL) {
+        AnnotateIgnoreSyncEnd(__FILE__, __LINE__);
+        __tsan_ignore_thread_end();
+    }
+#endif
+}
 
 int rl_die_with_parent(void) {
 #if defined(__linux__)

@@ -3,13 +3,14 @@ import CRaceLabSupport
 /// Whether the lab still has work in hand, asked of its threads and queues (Quiescence.c): no
 /// block waits for the main queue or a delay, and every thread it started (a pool thread while it
 /// runs a block) has ended or waits, with no time limit, for something only the lab can give it. No clock is involved, so the
-/// answer does not depend on how busy the machine is.
+/// answer does not depend on how busy the machine is. An operation Foundation forgot to start
+/// (`OperationWakeups`) is woken before quiet is said.
 public enum LabQuiet {
     /// Quiet right now.
     public static var now: Bool {
         var busy: Int64 = 0
         MissingCheck.record(.quietFromKernel)
-        return rl_quiet_look(&busy, 0) == 1
+        return rl_quiet_look(&busy, 0) == 1 && !OperationWakeups.wakeForgotten()
     }
 
     /// Every thread of the lab has ended or waits for the lab (work waiting for the main queue
@@ -17,7 +18,7 @@ public enum LabQuiet {
     public static var threadsNow: Bool {
         var busy: Int64 = 0
         MissingCheck.record(.quietFromKernel)
-        return rl_quiet_look(&busy, RL_QUIET_THREADS_ONLY) == 1
+        return rl_quiet_look(&busy, RL_QUIET_THREADS_ONLY) == 1 && !OperationWakeups.wakeForgotten()
     }
 
     /// Quiet but for a thread the harness holds (`ThreadHold`): what the other threads do while

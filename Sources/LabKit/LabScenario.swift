@@ -11,7 +11,12 @@ public struct LabVariant<Environment, Subject> {
     public init(_ kind: VariantKind, name: String? = nil, make: @escaping (Environment) -> Subject) {
         self.kind = kind
         self.name = name ?? kind.rawValue
-        self.make = make
+        // Its queues are watched for operations Foundation forgets to start (OperationWakeups).
+        self.make = { environment in
+            let subject = make(environment)
+            OperationWakeups.watch(subject)
+            return subject
+        }
     }
 }
 

@@ -142,6 +142,7 @@ public enum ScenarioDriver {
                 exploration: pass.schedule[index], onFailure: onFailure)
             onIteration(iteration, run.exploration?.point)
             Checkpoint.reset()
+            OperationWakeups.beginStory()
             rl_trace_begin_iteration(Int64(iteration))
             pass.beforeStory(run)
             ScreenLifetimes.shared.beginIteration(Int64(iteration))

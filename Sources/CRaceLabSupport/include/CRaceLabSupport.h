@@ -148,6 +148,8 @@ void rl_quiet_story_held(int held);
 void rl_quiet_unpause_all(void);
 /// 1: this thread is held by the harness (a preemption, a hold): busy, whatever it waits on.
 void rl_quiet_held(int held);
+/// 1 while some thread of the lab is paused at a scripted checkpoint (it may hold a lab's lock).
+int rl_quiet_any_paused(void);
 /// 1 when no work waits for the main queue or a delay and every thread started (harness threads aside, a
 /// dispatch pool thread only while it runs a block, a thread paused at a scripted checkpoint
 /// aside) has ended or waits with no time limit; else 0, and `busy` says why: a busy thread's
@@ -213,6 +215,11 @@ void rl_story_late_start_here(void);
 int rl_tsan_enabled(void);
 /// How many reports TSan has printed in this process (counted by __tsan_on_report).
 int64_t rl_tsan_report_count(void);
+/// Between these, this thread's memory accesses and synchronisation are not seen by TSan: the
+/// harness acts on the lab's objects without ordering itself after the lab's threads or them
+/// after it (no-ops without TSan, and off Linux).
+void rl_tsan_unseen_begin(void);
+void rl_tsan_unseen_end(void);
 
 // Synchronization.Mutex made visible to TSan (MutexVisibility.c / .S): 1 when the library's
 // three slow paths were found behind the trampolines, 0 on a toolchain without them.
