@@ -149,9 +149,9 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(
             try FileManager.default.contentsOfDirectory(atPath: temporary.path), [], "no run folder left behind")
         usleep(200_000)
-        let children = ProcessTree.snapshot().filter {
-            ProcessTree.readFile("/proc/\($0.pid)/cmdline")?.contains("765432") == true
-        }
+        let table = ProcessTree.snapshot()
+        guard !table.isEmpty else { return }  // no /proc (off Linux): the children cannot be listed
+        let children = table.filter { ProcessTree.readFile("/proc/\($0.pid)/cmdline")?.contains("765432") == true }
         XCTAssertEqual(children.count, 0, "no child left running")
     }
 
