@@ -130,8 +130,7 @@ public enum AsyncOperationLab: LabScenario {
 
     public static func play(_ variant: LabVariant<FakeNetwork, AsyncOperationFactory>, in run: ScenarioRun) {
         let factory = variant.make(FakeNetwork())
-        let queue = OperationQueue()
-        OperationWakeups.watch(queue)  // the story's own queue: Foundation may forget to start one
+        let queue = OperationWakeups.watch(OperationQueue())  // Foundation can forget to start an operation
         // As in the blog, the operations start on the main thread (a queue on top of the main
         // dispatch queue). Stress mode also uses an ordinary background queue: a base class ends
         // up on every kind of queue.

@@ -31,8 +31,9 @@ public enum OperationWakeups {
 
     /// Watch `subject`'s queues for this story: `subject` itself if it is an `OperationQueue`,
     /// else the queues in its stored properties (its superclasses' included). An object is
-    /// looked at again each time (held weakly); a value, now.
-    public static func watch(_ subject: Any) {
+    /// looked at again each time (held weakly); a value, now. Returns `subject`.
+    @discardableResult
+    public static func watch<Subject>(_ subject: Subject) -> Subject {
         #if os(Linux)
             if Mirror(reflecting: subject).displayStyle == .class {
                 let object = Weak(subject as AnyObject)
@@ -42,6 +43,7 @@ public enum OperationWakeups {
                 watched.withLock { $0.queues += found }
             }
         #endif
+        return subject
     }
 
     /// Tells each ready operation its queue has not started that it is ready (once per story);
