@@ -20,6 +20,14 @@ private final class Controller {
 }
 
 final class OperationWakeupsTests: XCTestCase {
+    /// A story begins (nothing watched or told yet); off Linux, the test is skipped.
+    private func beginStory() throws {
+        #if !os(Linux)
+            throw XCTSkip("Apple's Foundation does not lose an operation's wake-up")
+        #endif
+        OperationWakeups.beginStory()
+    }
+
     private func forgotten(on queue: OperationQueue) -> SilentlyReadied {
         let dependency = BlockOperation {}
         queue.addOperation(dependency)
@@ -39,10 +47,7 @@ final class OperationWakeupsTests: XCTestCase {
     }
 
     func testAnOperationForgottenInAWatchedObjectsQueueIsWoken() throws {
-        #if !os(Linux)
-            throw XCTSkip("Apple's Foundation does not lose an operation's wake-up")
-        #endif
-        OperationWakeups.beginStory()
+        try beginStory()
         let controller = Controller()
         OperationWakeups.watch(controller)
         let operation = forgotten(on: controller.queue)
@@ -57,10 +62,7 @@ final class OperationWakeupsTests: XCTestCase {
     }
 
     func testAnOperationItsQueueCannotStartIsToldOnlyOnceSoQuietStillComes() throws {
-        #if !os(Linux)
-            throw XCTSkip("Apple's Foundation does not lose an operation's wake-up")
-        #endif
-        OperationWakeups.beginStory()
+        try beginStory()
         let queue = OperationQueue()
         OperationWakeups.watch(queue)
         let operation = forgotten(on: queue)
@@ -75,10 +77,7 @@ final class OperationWakeupsTests: XCTestCase {
     }
 
     func testAnOperationWithNoDependencyOrAnUnfinishedOneIsLeftAlone() throws {
-        #if !os(Linux)
-            throw XCTSkip("Apple's Foundation does not lose an operation's wake-up")
-        #endif
-        OperationWakeups.beginStory()
+        try beginStory()
         let queue = OperationQueue()
         queue.isSuspended = true
         OperationWakeups.watch(queue)
@@ -96,10 +95,7 @@ final class OperationWakeupsTests: XCTestCase {
     }
 
     func testAVariantsObjectIsWatchedAsMakeReturnsIt() throws {
-        #if !os(Linux)
-            throw XCTSkip("Apple's Foundation does not lose an operation's wake-up")
-        #endif
-        OperationWakeups.beginStory()
+        try beginStory()
         let variant = LabVariant<Void, Controller>(.fixed) { Controller() }
         let controller = variant.make(())
         let operation = forgotten(on: controller.queue)
