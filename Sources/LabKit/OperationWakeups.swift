@@ -5,8 +5,8 @@ import Synchronization
 /// Operations that Foundation on Linux forgot to start. swift-corelibs-foundation's
 /// OperationQueue can lose an operation's wake-up: when the operation's last dependency finishes
 /// on another thread while the operation is being added to its queue, the queue can miss that it
-/// became ready, and the operation waits there for ever (measured: 3 to 5 in 200,000 adds, more
-/// under load; Apple's Foundation starts it). A valid fix would then fail now and then, for
+/// became ready, and the operation waits there for ever (measured: 3 to 5 in 200,000 adds in a
+/// program that did nothing else; Apple's Foundation starts it). A valid fix would then fail now and then, for
 /// Foundation's fault, not the student's. So before the harness calls the app quiet, each
 /// operation still waiting in a queue it can see, though all its dependencies have finished, is
 /// told once that it is ready, as Apple's KVO tells its queue: the queue starts it, and the app
