@@ -38,7 +38,7 @@
 
 enum { RL_RECENT_THREADS = 32, RL_IDLE_POLL_MAX_US = 250, RL_DOZE_AFTER_US = 5000, RL_DOZE_MAX_US = 5000 };
 // CPU a thread may use after the handler returns to get back into the call it was blocked in.
-enum { RL_HANDLER_RETURN_NS = 50000 };
+static int64_t handler_return_ns = 50000;
 
 // Threads off the main thread seen at a checkpoint lately (a ring: old entries are overwritten).
 static int64_t recent_threads[RL_RECENT_THREADS];
@@ -47,6 +47,8 @@ static int64_t recent_threads[RL_RECENT_THREADS];
 // condition was signalled again and again: each signal woke it, the wake-up used CPU, which made
 // it look as if it ran, and it slept in the handler most of the time, never quiet.)
 static int64_t handled_cpu_ns[RL_RECENT_THREADS];
+// Per ring slot, when the handler last returned there (monotonic; 0: never).
+static int64_t handled_at_ns[RL_RECENT_THREADS];
 static int64_t recent_next;
 
 static int preempting;
@@ -74,12 +76,15 @@ RL_INVISIBLE void rl_preemption_wake(void) {
 #endif
 }
 
+RL_INVISIBLE void rl_preemption_set_return_allowance_ns(int64_t ns) { STORE(&handler_return_ns, ns); }
+
 RL_INVISIBLE void rl_preemption_note_thread(int64_t tid) {
     for (int i = 0; i < RL_RECENT_THREADS; i++) {
         if (LOAD(&recent_threads[i]) == tid) return;
     }
     int64_t slot = __atomic_fetch_add(&recent_next, 1, __ATOMIC_RELAXED) % RL_RECENT_THREADS;
     STORE(&handled_cpu_ns[slot], 0);
+    STORE(&handled_at_ns[slot], 0);
     STORE(&recent_threads[slot], tid);
 }
 
@@ -241,7 +246,9 @@ RL_INVISIBLE static void on_preempt(int number) {
     if (max_us > 0) raw_sleep_us(1 + (int64_t)(draw() % (uint64_t)max_us));
     int64_t self = rl_current_thread_id();
     for (int i = 0; i < RL_RECENT_THREADS; i++) {
-        if (LOAD(&recent_threads[i]) == self) STORE(&handled_cpu_ns[i], rl_thread_cpu_ns(self));
+        if (LOAD(&recent_threads[i]) != self) continue;
+        STORE(&handled_cpu_ns[i], rl_thread_cpu_ns(self));
+        STORE(&handled_at_ns[i], now_ns());
     }
     errno = saved;
 }
@@ -261,7 +268,12 @@ RL_INVISIBLE static void *send_signals(void *unused) {
         // Only a thread that ran since the last look is worth stopping: a blocked one is at no
         // point in its code, and waking it costs two cores dearly.
         int64_t running[RL_RECENT_THREADS];
+        // Per entry: 1 if it ran less than half the time since our handler returned on it. It
+        // may have gone back to wait (on a loaded machine, getting back into the wait can cost
+        // more CPU than the floor allows); its state is then read before it is signalled.
+        int maybe_asleep[RL_RECENT_THREADS];
         int count = 0;
+        int64_t now = now_ns();
         for (int i = 0; i < RL_RECENT_THREADS; i++) {
             int64_t tid = LOAD(&recent_threads[i]);
             if (tid == 0) continue;
@@ -272,16 +284,34 @@ RL_INVISIBLE static void *send_signals(void *unused) {
                 continue;
             }
             // Ran since the last look, beyond going back to where our signal found it.
-            int64_t floor = LOAD(&handled_cpu_ns[i]) + RL_HANDLER_RETURN_NS;
-            if (seen_tid[i] == tid && ns > seen_ns[i] && ns > floor) running[count++] = tid;
+            int64_t floor = LOAD(&handled_cpu_ns[i]) + LOAD(&handler_return_ns);
+            if (seen_tid[i] == tid && ns > seen_ns[i] && ns > floor) {
+                int64_t handled_at = LOAD(&handled_at_ns[i]);
+                maybe_asleep[count] = handled_at != 0 && (ns - LOAD(&handled_cpu_ns[i])) * 2 < now - handled_at;
+                running[count++] = tid;
+            }
             seen_tid[i] = tid;
             seen_ns[i] = ns;
         }
-        if (count > 0) {
-            int64_t tid = running[draw() % (uint64_t)count];
+        // The one drawn must not be asleep in the kernel now, if it may be. (The floor alone
+        // was not enough: a waiting thread was signalled again and again on a loaded machine,
+        // never seen waiting, and a correct idle worker was taken for one that polls.) Only then
+        // is its state read from /proc: reading every thread's state each round cost a third of
+        // a stress child's CPU, and reading it before every signal added system time too.
+        while (count > 0 && !sent) {
+            int64_t drawn = (int64_t)(draw() % (uint64_t)count);
+            int64_t tid = running[drawn];
+            if (maybe_asleep[drawn] && rl_task_state_letter(tid) == 'S') {
+                count--;
+                running[drawn] = running[count];
+                maybe_asleep[drawn] = maybe_asleep[count];
+                continue;
+            }
             if (syscall(SYS_tgkill, pid, (pid_t)tid, SIGURG) == 0) {
                 __atomic_add_fetch(&signals_sent, 1, __ATOMIC_RELAXED);
                 sent = 1;
+            } else {
+                break;
             }
         }
         int64_t max_us = LOAD(&interval_max_us);

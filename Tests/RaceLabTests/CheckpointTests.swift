@@ -194,6 +194,47 @@ final class PreemptionTests: XCTestCase {
         busyLabThread(for: 0.1)
         XCTAssertEqual(rl_preemption_signals_handled(), afterStop, "stopped: no more signals")
     }
+
+    /// A lab thread that waits with no time limit is left alone, however much getting back into
+    /// its wait costs after a signal (on a loaded machine, more than the allowance): signalled
+    /// again and again, it never looked asleep, and a correct idle worker was taken for a poller.
+    func testALabThreadAsleepInAWaitIsNotPreempted() throws {
+        try XCTSkipUnless(PlatformChecks.here.preemptionAndHolds, "this build has no preemption or holds")
+        Checkpoint.reset()
+        final class Waiter: Sendable {
+            let thread = Atomic<Int64>(0)
+            let wake = DispatchSemaphore(value: 0)
+            let done = DispatchSemaphore(value: 0)
+        }
+        let waiter = Waiter()
+        rl_preemption_set_return_allowance_ns(0)  // every return into the wait counts as running
+        defer { rl_preemption_set_return_allowance_ns(50_000) }
+        XCTAssertEqual(rl_preemption_start(11, 50, 100), 0)
+        defer { rl_preemption_stop() }
+        Thread.detachNewThread {
+            Checkpoint.hit("test.waits")  // a lab thread: one to preempt
+            waiter.thread.store(rl_current_thread_id(), ordering: .relaxed)
+            let end = rl_monotonic_ns() + 20_000_000
+            while rl_monotonic_ns() < end {}  // runs a while, so it is seen running
+            waiter.wake.wait()
+            waiter.done.signal()
+        }
+        // Asleep in its wait: seen so at 20 looks in a row, 1 ms apart (a signal wakes it briefly).
+        var asleepLooks = 0
+        var cap = LabDeadline(seconds: 30)
+        while asleepLooks < 20, !cap.hasPassed() {
+            let thread = waiter.thread.load(ordering: .relaxed)
+            asleepLooks = thread != 0 && rl_task_state_letter(thread) == CChar(UInt8(ascii: "S")) ? asleepLooks + 1 : 0
+            usleep(1_000)
+        }
+        XCTAssertEqual(asleepLooks, 20, "the thread went to sleep in its wait")
+        let handledBefore = rl_preemption_signals_handled()
+        usleep(300_000)
+        let handled = rl_preemption_signals_handled() - handledBefore
+        waiter.wake.signal()
+        waiter.done.wait()
+        XCTAssertLessThanOrEqual(handled, 1, "a thread asleep in a wait was signalled \(handled) times in 0.3 s")
+    }
 }
 
 private final class HeldNanoseconds: Sendable {

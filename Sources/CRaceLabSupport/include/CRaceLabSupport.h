@@ -78,6 +78,9 @@ int64_t rl_monotonic_ns(void);
 // Returns 0 when started (Linux only), -1 otherwise.
 int rl_preemption_start(uint64_t seed, int64_t interval_us, int64_t sleep_us);
 void rl_preemption_stop(void);
+/// CPU a signalled thread may use getting back into the call it was blocked in before it counts
+/// as running again (default 50 us). Tests set 0: what a loaded machine can cost.
+void rl_preemption_set_return_allowance_ns(int64_t ns);
 /// Called at each checkpoint hit off the main thread: the thread is one to preempt.
 void rl_preemption_note_thread(int64_t tid);
 /// Called at every checkpoint hit: a sender dozing while no lab thread ran wakes up.
