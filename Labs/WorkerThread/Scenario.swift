@@ -225,9 +225,9 @@ public enum WorkerThreadLab: LabScenario {
         if Checkpoint.hits("worker.stop-returned") > 0 { Checkpoint.hit("worker.after-stop") }
     }
 
-    /// How long an idle worker may take to go to sleep for good: far above any honest wait (a
-    /// few milliseconds), below the watchdog (a worker that polls is a wrong answer, not a hang).
-    static let idleCap = 2.0
+    /// How long (the lab's own time) an idle worker is watched before one that keeps waking itself
+    /// is judged; far above any honest wait. Not a cap: one with no CPU turns of its own is waited for.
+    static let idlePatience = 2.0
 
     public static func play(_ variant: LabVariant<WorkerEnvironment, WorkerThreadController>, in run: ScenarioRun) {
         let worker = variant.make(WorkerEnvironment())
@@ -261,17 +261,23 @@ public enum WorkerThreadLab: LabScenario {
         }
 
         // 2. Idle: with its job done, the worker must wait for the next one with nothing that
-        // wakes it by itself. Asked of the kernel, not of a clock (`settle`): the app is quiet once
-        // every thread waits with no time limit. A run loop with no source, a sleep, a timed wait
-        // or a poll in a loop of the student's own is never quiet, however long one waits; the
-        // cap only ends the wait for such a worker.
+        // wakes it by itself. Asked of the kernel, not of a clock: the app is quiet once every
+        // thread waits with no time limit, and a thread that keeps it busy is seen to get the CPU
+        // turn after turn by itself (a run loop with no source, a sleep, a timed wait, a poll);
+        // a correct worker the machine is slow to put to sleep gets no turns meanwhile.
         let wakeUpsBefore = Checkpoint.hits("worker.idle-wakeup")
-        let woke = run.waitUntilDoneOrQuiet(timeout: idleCap) { Checkpoint.hits("worker.idle-wakeup") > wakeUpsBefore }
-        let asleep = !woke && LabQuiet.now  // quiet: every thread waits with no time limit
+        let idle = run.waitUntilDoneQuietOrSelfWaking(patience: idlePatience) { Checkpoint.hits("worker.idle-wakeup") > wakeUpsBefore }
         let wakeUps = Checkpoint.hits("worker.idle-wakeup") - wakeUpsBefore
         run.record("idle wake-ups", Double(wakeUps))
         run.expect(wakeUps == 0, "the idle worker woke up \(wakeUps) times with nothing to do before it went to sleep")
-        run.expect(woke || asleep, "the idle worker never went to sleep for good (\(Int(idleCap)) s; \(LabQuiet.busyNow)): a run loop with no source, a sleep, a timed wait or a poll in its loop wakes it by itself")
+        switch idle {
+        case .done, .quiet: break
+        case .wakesItself(let thread, let turns):
+            let how = turns.map { "got the CPU \($0) times by itself" } ?? "stayed busy"
+            run.fail("the idle worker never went to sleep for good (thread \(thread) \(how) in \(Int(idlePatience)) s or more): a run loop with no source, a sleep, a timed wait or a poll in its loop wakes it by itself")
+        case .stillBusy(let reason):
+            run.fail("hang: \(reason)")
+        }
 
         // 3. More work, then stop.
         let more = run.mode == .scripted ? 1 : Int(run.random.next(upperBound: UInt64(4))) + 1

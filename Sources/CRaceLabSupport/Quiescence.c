@@ -175,19 +175,31 @@ RL_INVISIBLE long rl_read_task_file(int64_t tid, const char *name, char *text, l
 #endif
 }
 
-RL_INVISIBLE int rl_thread_times(int64_t tid, int64_t *ran_ns, int64_t *waited_ns) {
+/// /proc/self/task/TID/schedstat: ns on a CPU, ns waiting on a run queue, times it got a CPU.
+RL_INVISIBLE static int read_schedstat(int64_t tid, int64_t fields[3]) {
     char text[96];
     if (tid <= 0 || rl_read_task_file(tid, "schedstat", text, sizeof text) <= 0) return -1;
-    int64_t fields[2] = {0, 0};
     const char *c = text;
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 3; i++) {
+        fields[i] = 0;
         while (*c == ' ') c++;
         if (*c < '0' || *c > '9') return -1;
         while (*c >= '0' && *c <= '9') fields[i] = fields[i] * 10 + (*c++ - '0');
     }
+    return 0;
+}
+
+RL_INVISIBLE int rl_thread_times(int64_t tid, int64_t *ran_ns, int64_t *waited_ns) {
+    int64_t fields[3];
+    if (read_schedstat(tid, fields) != 0) return -1;
     *ran_ns = fields[0];
     *waited_ns = fields[1];
     return 0;
+}
+
+RL_INVISIBLE int64_t rl_thread_turns(int64_t tid) {
+    int64_t fields[3];
+    return read_schedstat(tid, fields) == 0 ? fields[2] : -1;
 }
 
 RL_INVISIBLE char rl_task_state_letter(int64_t tid) {

@@ -7,10 +7,15 @@ import CRaceLabSupport
 /// (`OperationWakeups`) is woken before quiet is said.
 public enum LabQuiet {
     /// Quiet right now.
-    public static var now: Bool {
+    public static var now: Bool { busyOrNil == nil }
+
+    /// One look: nil when quiet; otherwise what is busy, as `rl_quiet_look` says it (a thread id,
+    /// or a negative code for work not yet begun).
+    public static var busyOrNil: Int64? {
         var busy: Int64 = 0
         MissingCheck.record(.quietFromKernel)
-        return rl_quiet_look(&busy, 0) == 1 && !OperationWakeups.wakeForgotten()
+        let quiet = rl_quiet_look(&busy, 0) == 1 && !OperationWakeups.wakeForgotten()
+        return quiet ? nil : busy
     }
 
     /// Every thread of the lab has ended or waits for the lab (work waiting for the main queue

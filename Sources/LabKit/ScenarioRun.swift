@@ -127,7 +127,7 @@ public final class ScenarioRun {
     public func spin(for seconds: Double) {
         let end = Date(timeIntervalSinceNow: seconds)
         repeat {
-            RunLoop.main.run(until: min(end, Date(timeIntervalSinceNow: 0.002)))
+            MainRunLoopTurn.take(napping: min(end.timeIntervalSinceNow, 0.002))
         } while Date() < end
     }
 
@@ -149,7 +149,7 @@ public final class ScenarioRun {
         var deadline = LabDeadline(seconds: timeout, ownTime: ownTime)
         while !condition() {
             if deadline.hasPassed() { return false }
-            RunLoop.main.run(until: Date(timeIntervalSinceNow: 0.002))
+            MainRunLoopTurn.take()
         }
         return true
     }

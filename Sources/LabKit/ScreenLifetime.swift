@@ -78,7 +78,7 @@ public final class ScreenLifetime: Sendable {
         var deadline = LabDeadline(seconds: timeout)
         var quietLooks = 0
         while alive(in: iteration) > 0 && !deadline.hasPassed() && quietLooks < 2 {
-            RunLoop.main.run(until: Date(timeIntervalSinceNow: 0.001))
+            MainRunLoopTurn.take(napping: 0.001)
             quietLooks = LabQuiet.now ? quietLooks + 1 : 0
         }
         return drain()

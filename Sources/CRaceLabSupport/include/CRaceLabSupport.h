@@ -169,6 +169,10 @@ long rl_read_task_file(int64_t tid, const char *name, char *text, long size);
 /// Thread `tid` of this process: nanoseconds it ran on a CPU and waited on a run queue for one,
 /// since it began (/proc/self/task/TID/schedstat, raw system calls). 0, or -1 where not known.
 int rl_thread_times(int64_t tid, int64_t *ran_ns, int64_t *waited_ns);
+/// How many times thread `tid` of this process has been given a CPU since it began (schedstat's
+/// third field): a thread waiting for the lab gets none; one that wakes itself gets one a wake.
+/// -1 once it ended, or where not known.
+int64_t rl_thread_turns(int64_t tid);
 /// Thread `tid`'s state letter from the kernel ('S' asleep, waiting; 'R' running or runnable;
 /// 'D'...); 0 if it is gone (or where there is no /proc).
 char rl_task_state_letter(int64_t tid);
