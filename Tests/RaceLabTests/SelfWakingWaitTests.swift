@@ -57,29 +57,6 @@ final class SelfWakingWaitTests: XCTestCase {
         guard case .wakesItself = end else { return XCTFail("\(end)") }
     }
 
-    /// A story's wait turns the main run loop without waking dispatch's pool threads: a woken
-    /// pool thread is work about to begin to the quiet look, so a wait that woke them every turn
-    /// (a run loop run for a time arms a dispatch timer) kept the lab from ever looking quiet on
-    /// a busy machine.
-    func testAStorysWaitDoesNotWakeThePool() {
-        func poolTurns() -> Int {
-            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-            return tasks.reduce(0) { sum, task in
-                let name = (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) ?? ""
-                guard name.contains("qos"), let id = Int64(task) else { return sum }  // libdispatch's workers
-                return sum + max(Int(rl_thread_turns(id)), 0)
-            }
-        }
-        let run = ScenarioRun(mode: .stress, iteration: 1, seed: 1)
-        DispatchQueue.global().async {}  // the pool exists, as in any lab
-        run.settle(timeout: 30)
-        let before = poolTurns()
-        run.waitUntil(timeout: 1, ownTime: false) { false }
-        run.spin(for: 0.5)
-        // 1.5 s of 2 ms turns: 750 turns, each woke a pool thread before.
-        XCTAssertLessThan(poolTurns() - before, 50)
-    }
-
     /// What the story waits for ends the wait at once, busy or not.
     func testTheConditionEndsTheWait() {
         let run = ScenarioRun(mode: .stress, iteration: 1, seed: 1)

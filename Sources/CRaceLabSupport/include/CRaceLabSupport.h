@@ -70,6 +70,9 @@ int64_t rl_current_thread_id(void);
 
 /// Monotonic clock in nanoseconds.
 int64_t rl_monotonic_ns(void);
+/// On the main thread: wait up to `nanoseconds`, less if work is sent to the main queue meanwhile
+/// (MainQueueWait.c); 1 if it was, 0 otherwise. Where that cannot be seen, a plain sleep.
+int rl_main_queue_wait(int64_t nanoseconds);
 
 // Random preemption (stress pass, Preemption.c): while on, a background thread signals a
 // random running lab thread (one seen at a checkpoint off the main thread lately) every 1 to

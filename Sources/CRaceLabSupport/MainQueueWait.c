@@ -1,0 +1,41 @@
+#define _GNU_SOURCE
+#include "CRaceLabSupport.h"
+
+#include <dlfcn.h>
+#include <time.h>
+#if defined(__linux__)
+#include <poll.h>
+#endif
+
+// The main thread's nap between two turns of its run loop while a story waits, cut short the
+// moment work is sent to the main queue: libdispatch signals a descriptor for that, the one
+// Core Foundation's run loop waits on (`_dispatch_get_main_queue_handle_4CF`, exported for it).
+// Waiting on it directly arms no timer, so no pool thread is woken for the wait, and the main
+// thread answers main-queue work as soon as a run loop that waits would.
+
+#if defined(__linux__)
+typedef int (*rl_main_queue_handle_fn)(void);
+
+static int main_queue_descriptor(void) {
+    static int descriptor = -2;  // the main thread only: no race
+    if (descriptor == -2) {
+        rl_main_queue_handle_fn handle = (rl_main_queue_handle_fn)dlsym(RTLD_DEFAULT, "_dispatch_get_main_queue_handle_4CF");
+        descriptor = handle != NULL ? handle() : -1;
+    }
+    return descriptor;
+}
+#endif
+
+int rl_main_queue_wait(int64_t nanoseconds) {
+    if (nanoseconds <= 0) return 0;
+    struct timespec limit = {(time_t)(nanoseconds / 1000000000), (long)(nanoseconds % 1000000000)};
+#if defined(__linux__)
+    int descriptor = main_queue_descriptor();
+    if (descriptor >= 0) {
+        struct pollfd wanted = {descriptor, POLLIN, 0};
+        return ppoll(&wanted, 1, &limit, NULL) > 0 ? 1 : 0;
+    }
+#endif
+    nanosleep(&limit, NULL);
+    return 0;
+}
