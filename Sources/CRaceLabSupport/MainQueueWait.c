@@ -16,13 +16,17 @@
 #if defined(__linux__)
 typedef int (*rl_main_queue_handle_fn)(void);
 
+// Usually asked on the main thread, but a story run from a test may wait on another: atomic, and
+// any thread that finds it unknown looks it up (the same answer each time).
 static int main_queue_descriptor(void) {
-    static int descriptor = -2;  // the main thread only: no race
-    if (descriptor == -2) {
+    static int descriptor = -2;
+    int known = __atomic_load_n(&descriptor, __ATOMIC_RELAXED);
+    if (known == -2) {
         rl_main_queue_handle_fn handle = (rl_main_queue_handle_fn)dlsym(RTLD_DEFAULT, "_dispatch_get_main_queue_handle_4CF");
-        descriptor = handle != NULL ? handle() : -1;
+        known = handle != NULL ? handle() : -1;
+        __atomic_store_n(&descriptor, known, __ATOMIC_RELAXED);
     }
-    return descriptor;
+    return known;
 }
 #endif
 
