@@ -52,12 +52,7 @@ public enum OffMainDeallocLab: LabScenario {
         /// at least `steps` steps taken in this iteration and every thread of the lab idle or gone.
         /// A total the work posted to the main queue is then waiting there, not shown yet.
         func busyUntilTheWorkEnds(steps: Int) {
-            var idleLooks = 0
-            run.busyWait(timeout: 30) {
-                idleLooks = SlowAdder.stepsTaken >= steps && LabQuiet.threadsNow ? idleLooks + 1 : 0
-                if idleLooks == 0 { usleep(500) }
-                return idleLooks >= 2
-            }
+            run.busyUntilThreadsWait { SlowAdder.stepsTaken >= steps }
         }
         /// After a visit: the controller was freed, on the main thread.
         func checkDeallocation(_ visit: String) {

@@ -329,7 +329,23 @@ public enum PhotoPipelineLab: LabScenario {
             }
             waitForVisibleRows()
 
-            // 3. The user scrolls to rows 6-9; while row 6 downloads, on to rows 8-11.
+            // 3. The user scrolls down two rows (rows 4 and 5 start) and, as the first of their
+            //    filters takes its last step, touches the list again. The main thread is busy
+            //    (it runs nothing from its queue) until the work under way has ended, then the
+            //    finger flicks the list to the top and back: rows 4 and 5 are drawn while their
+            //    results still wait in the main queue, every time.
+            beginScroll()
+            table.scroll(to: top(2))
+            let filtering = run.pause(at: "photo.filter", hit: Checkpoint.hits("photo.filter") + PhotoPipelineSepiaFilter.steps)
+            endScroll()
+            filtering.whilePaused { beginScroll() }
+            run.busyUntilThreadsWait()
+            table.scroll(to: top(0))
+            table.scroll(to: top(2))
+            endScroll()
+            waitForVisibleRows()
+
+            // 4. The user scrolls to rows 6-9; while row 6 downloads, on to rows 8-11.
             beginScroll()
             for first in [2, 4, 6] { table.scroll(to: top(first)) }
             let row6 = run.pause(at: "photo.download", hit: Checkpoint.hits("photo.download") + 1)

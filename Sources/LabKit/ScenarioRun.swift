@@ -207,6 +207,23 @@ public final class ScenarioRun {
         return condition()
     }
 
+    /// The main thread stays busy (it runs nothing queued for it) until `condition` holds and
+    /// every thread of the lab has ended or waits (`LabQuiet.threadsNow`, two looks in a row):
+    /// whatever the lab's work sent to the main queue then waits there, not delivered yet, and
+    /// the story acts while it is on its way, every time. False, with a note, after `timeout` of
+    /// the lab's own time (a thread that never stops); the story goes on either way.
+    @discardableResult
+    public func busyUntilThreadsWait(timeout: Double = 30, _ condition: () -> Bool = { true }) -> Bool {
+        var idleLooks = 0
+        let ended = busyWait(timeout: timeout) {
+            idleLooks = condition() && LabQuiet.threadsNow ? idleLooks + 1 : 0
+            if idleLooks == 0 { usleep(500) }
+            return idleLooks >= 2
+        }
+        if !ended { note("the app's threads were still busy after \(timeout)s of its own time: \(LabQuiet.busyNow)") }
+        return ended
+    }
+
     /// Work the lab sends to a queue other than main while `moves` runs begins only once they
     /// are done, as it would whenever the pool had no free thread: a block that must first ask
     /// "is the view still there?" is asked it after the view went away, every time. A block
