@@ -189,12 +189,18 @@ RL_INVISIBLE static int read_schedstat(int64_t tid, int64_t fields[3]) {
     return 0;
 }
 
-RL_INVISIBLE int rl_thread_times(int64_t tid, int64_t *ran_ns, int64_t *waited_ns) {
+RL_INVISIBLE int rl_thread_schedstat(int64_t tid, int64_t *ran_ns, int64_t *waited_ns, int64_t *turns) {
     int64_t fields[3];
     if (read_schedstat(tid, fields) != 0) return -1;
     *ran_ns = fields[0];
     *waited_ns = fields[1];
+    *turns = fields[2];
     return 0;
+}
+
+RL_INVISIBLE int rl_thread_times(int64_t tid, int64_t *ran_ns, int64_t *waited_ns) {
+    int64_t turns;
+    return rl_thread_schedstat(tid, ran_ns, waited_ns, &turns);
 }
 
 RL_INVISIBLE int64_t rl_thread_turns(int64_t tid) {

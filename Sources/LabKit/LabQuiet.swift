@@ -48,3 +48,20 @@ public enum LabQuiet {
         }
     }
 }
+
+/// Quiet is believed when two looks in a row see it: work the main thread ran between them
+/// (a block from its queue) may have started more.
+struct QuietLooks {
+    private var inARow = 0
+
+    /// One more look; true once it and the one before it were quiet.
+    mutating func agree(_ quiet: Bool) -> Bool {
+        inARow = quiet ? inARow + 1 : 0
+        return agreed
+    }
+
+    /// The last two looks were quiet.
+    var agreed: Bool { inARow >= 2 }
+    /// The last look was quiet (worth looking again at once).
+    var lastWasQuiet: Bool { inARow > 0 }
+}

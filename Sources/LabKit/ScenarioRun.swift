@@ -166,12 +166,11 @@ public final class ScenarioRun {
     /// shows on the way).
     @discardableResult
     public func settle(timeout: Double = 30, until condition: () -> Bool = { true }) -> Bool {
-        var quietLooks = 0
+        var looks = QuietLooks()
         var holds = false
         let quiet = waitUntil(timeout: timeout) {
             holds = condition()
-            quietLooks = LabQuiet.now ? quietLooks + 1 : 0
-            return quietLooks >= 2
+            return looks.agree(LabQuiet.now)
         }
         if !quiet { note("the app did not go quiet within \(timeout)s: \(LabQuiet.busyNow)") }
         return quiet && holds
@@ -182,11 +181,9 @@ public final class ScenarioRun {
     /// a wrong fix may never produce.
     @discardableResult
     public func waitUntilDoneOrQuiet(timeout: Double = 30, _ condition: () -> Bool) -> Bool {
-        var quietLooks = 0
+        var looks = QuietLooks()
         let settled = waitUntil(timeout: timeout) {
-            if condition() { return true }
-            quietLooks = LabQuiet.now ? quietLooks + 1 : 0
-            return quietLooks >= 2
+            condition() || looks.agree(LabQuiet.now)
         }
         let done = condition()
         if !done && !settled { note("the app was still busy after \(timeout)s of its own time: \(LabQuiet.busyNow)") }
@@ -197,12 +194,11 @@ public final class ScenarioRun {
     /// waits (so nothing it would run in between can order what it reads next).
     @discardableResult
     public func busyWaitUntilDoneOrQuiet(timeout: Double = 30, _ condition: () -> Bool) -> Bool {
-        var quietLooks = 0
+        var looks = QuietLooks()
         busyWait(timeout: timeout) {
-            if condition() { return true }
-            quietLooks = LabQuiet.now ? quietLooks + 1 : 0
-            if quietLooks == 0 { usleep(50) }
-            return quietLooks >= 2
+            if condition() || looks.agree(LabQuiet.now) { return true }
+            if !looks.lastWasQuiet { usleep(50) }
+            return false
         }
         return condition()
     }
@@ -214,11 +210,11 @@ public final class ScenarioRun {
     /// the lab's own time (a thread that never stops); the story goes on either way.
     @discardableResult
     public func busyUntilThreadsWait(timeout: Double = 30, _ condition: () -> Bool = { true }) -> Bool {
-        var idleLooks = 0
+        var looks = QuietLooks()
         let ended = busyWait(timeout: timeout) {
-            idleLooks = condition() && LabQuiet.threadsNow ? idleLooks + 1 : 0
-            if idleLooks == 0 { usleep(500) }
-            return idleLooks >= 2
+            if looks.agree(condition() && LabQuiet.threadsNow) { return true }
+            if !looks.lastWasQuiet { usleep(500) }
+            return false
         }
         if !ended { note("the app's threads were still busy after \(timeout)s of its own time: \(LabQuiet.busyNow)") }
         return ended
@@ -263,16 +259,13 @@ public struct ScriptedPause {
         // Where the kernel cannot be asked what threads wait for, "quiet" is a clock's guess (no
         // checkpoint for 300 ms): then only an explored pause, which may never be reached, ends on it.
         let endsOnQuiet = self.maxWait != nil || ThreadHold.seesBlockedThreads
-        var quietLooks = 0
+        var looks = QuietLooks()
         let arrived =
             run.waitUntil(timeout: wait, ownTime: true) {
-                if Checkpoint.armedReached { return true }
-                guard endsOnQuiet else { return false }
-                quietLooks = LabQuiet.now ? quietLooks + 1 : 0
-                return quietLooks >= 2
+                Checkpoint.armedReached || (endsOnQuiet && looks.agree(LabQuiet.now))
             } && Checkpoint.armedReached
         if !arrived && self.maxWait == nil {
-            let why = quietLooks >= 2 ? "before the app went quiet" : "within \(wait)s of the app's own time"
+            let why = looks.agreed ? "before the app went quiet" : "within \(wait)s of the app's own time"
             run.note("checkpoint \(checkpoint) #\(hit) was not reached \(why); acted anyway")
         }
         action()

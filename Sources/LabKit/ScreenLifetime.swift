@@ -76,10 +76,10 @@ public final class ScreenLifetime: Sendable {
     /// every release recorded since the last call. A screen still alive then is left out.
     public func awaitReleases(of iteration: Int64, timeout: Double) -> [Release] {
         var deadline = LabDeadline(seconds: timeout)
-        var quietLooks = 0
-        while alive(in: iteration) > 0 && !deadline.hasPassed() && quietLooks < 2 {
+        var looks = QuietLooks()
+        while alive(in: iteration) > 0 && !deadline.hasPassed() && !looks.agreed {
             MainRunLoopTurn.take(napping: 0.001)
-            quietLooks = LabQuiet.now ? quietLooks + 1 : 0
+            _ = looks.agree(LabQuiet.now)
         }
         return drain()
     }

@@ -1,5 +1,3 @@
-import CRaceLabSupport
-
 /// How a wait for the lab to go quiet ended (`ScenarioRun.waitUntilDoneQuietOrSelfWaking`).
 public enum QuietWaitEnd: Equatable, Sendable {
     /// What the story waited for happened.
@@ -30,24 +28,20 @@ extension ScenarioRun {
         _ condition: () -> Bool
     ) -> QuietWaitEnd {
         var patienceLeft = LabDeadline(seconds: patience)
-        var firstSeen: [Int64: (turns: Int64, ran: Double)] = [:]  // a busy thread, first seen busy
-        var quietLooks = 0
+        var firstSeen: [Int64: ThreadTimes] = [:]  // a busy thread, first seen busy
+        var looks = QuietLooks()
         var end: QuietWaitEnd?
         waitUntil(timeout: cap) {
             if condition() {
                 end = .done
                 return true
             }
-            guard let busy = LabQuiet.busyOrNil else {
-                quietLooks += 1
-                if quietLooks >= 2 { end = .quiet }
-                return end != nil
-            }
-            quietLooks = 0
+            let busy = LabQuiet.busyOrNil
+            if looks.agree(busy == nil) { end = .quiet }
+            guard let busy else { return end != nil }
             guard busy > 0 else { return false }  // work not begun yet: not a thread's doing
             // Its CPU turns and time (nil: ended since the look, or not known here).
-            let turnsNow = rl_thread_turns(busy)
-            let now = turnsNow < 0 ? nil : ThreadTimes(thread: busy).map { (turns: turnsNow, ran: $0.ran) }
+            let now = ThreadTimes(thread: busy)
             if let now, firstSeen[busy] == nil { firstSeen[busy] = now }
             guard patienceLeft.hasPassed() else { return false }
             guard MissingCheck.facilitiesHere else {
@@ -55,9 +49,9 @@ extension ScenarioRun {
                 return true
             }
             if let now, let first = firstSeen[busy],
-                now.turns - first.turns >= Int64(turns) || now.ran - first.ran >= cpuSeconds
+                now.turns - first.turns >= turns || now.ran - first.ran >= cpuSeconds
             {
-                end = .wakesItself(thread: busy, turns: Int(now.turns - first.turns))
+                end = .wakesItself(thread: busy, turns: now.turns - first.turns)
             }
             return end != nil
         }

@@ -10,14 +10,19 @@ import CRaceLabSupport
     public let ran: Double
     /// Seconds it was ready to run but waited for a CPU.
     public let waitedForCPU: Double
+    /// How many times it was given a CPU: a thread waiting for the lab gets none; one that wakes
+    /// itself (a sleep, a timed wait) gets one a wake.
+    public let turns: Int
 
     /// Thread `id` (`ThreadHold.currentThread` on it); nil once it ended, or where the kernel
     /// does not say (not Linux).
     public init?(thread id: Int64) {
         var ran: Int64 = 0
         var waited: Int64 = 0
-        guard rl_thread_times(id, &ran, &waited) == 0 else { return nil }
+        var turns: Int64 = 0
+        guard rl_thread_schedstat(id, &ran, &waited, &turns) == 0 else { return nil }
         self.ran = Double(ran) / 1e9
         waitedForCPU = Double(waited) / 1e9
+        self.turns = Int(turns)
     }
 }

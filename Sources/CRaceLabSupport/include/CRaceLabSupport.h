@@ -172,6 +172,8 @@ long rl_read_task_file(int64_t tid, const char *name, char *text, long size);
 /// Thread `tid` of this process: nanoseconds it ran on a CPU and waited on a run queue for one,
 /// since it began (/proc/self/task/TID/schedstat, raw system calls). 0, or -1 where not known.
 int rl_thread_times(int64_t tid, int64_t *ran_ns, int64_t *waited_ns);
+/// `rl_thread_times` and `rl_thread_turns` from one read of the kernel's statistics.
+int rl_thread_schedstat(int64_t tid, int64_t *ran_ns, int64_t *waited_ns, int64_t *turns);
 /// How many times thread `tid` of this process has been given a CPU since it began (schedstat's
 /// third field): a thread waiting for the lab gets none; one that wakes itself gets one a wake.
 /// -1 once it ended, or where not known.
