@@ -6,6 +6,10 @@ import XCTest
 @testable import RaceLabReports
 @testable import TSanReports
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The parent must survive whatever a child does. These children are small shell scripts
 /// that misbehave on purpose.
 final class ChildRunnerTests: XCTestCase {
@@ -107,11 +111,22 @@ final class ChildRunnerTests: XCTestCase {
         XCTAssertEqual(outcome.otherOutput, [], "a failure line is a channel message, not lab chatter")
     }
 
-    func testProgressKeepsAChildAlive() {
-        let script = (1...8).map {
-            #"echo 'RACELAB-PROGRESS {"iteration":\#($0),"checkpointHits":0,"threads":[]}' >&3; sleep 0.3;"#
+    func testProgressKeepsAChildAlive() throws {
+        // Between two lines the child waits 0.3 s with bash's own `read -t`, on a pipe no one
+        // writes to: it starts no process, so whatever it waits for a CPU on a busy machine is
+        // its own, which the watchdog does not count (a `sleep` process's would count).
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let silence = folder.appendingPathComponent("silence").path
+        XCTAssertEqual(mkfifo(silence, 0o600), 0)
+        let lines = (1...8).map {
+            #"echo 'RACELAB-PROGRESS {"iteration":\#($0),"checkpointHits":0,"threads":[]}' >&3; read -t 0.3 -u 9;"#
         }.joined()
-        let outcome = shell(script + " exit 0", stallTimeout: 1)
+        let request = ChildRequest(
+            executable: URL(fileURLWithPath: "/bin/bash"), arguments: ["-c", "exec 9<>'\(silence)'; \(lines) exit 0"],
+            environment: ["PATH": "/usr/bin:/bin"], stallTimeout: 1, crashGrace: 0.5)
+        let outcome = ChildRunner.run(request)
         XCTAssertEqual(outcome.ending, .exited(0), "2.4 s of steady progress is not a hang with a 1 s watchdog")
     }
 
