@@ -34,12 +34,21 @@ final class PhotoPipelineTests: XCTestCase {
         // records, tied to the lab's source, and the cancelled row's extra work.
         for run in whole {
             let messages = run.failures.map(\.message)
-            XCTAssertTrue(messages.contains { $0.contains("was cancelled") }, "\(messages) (\(run.reproduce))")
+            XCTAssertTrue(messages.contains { $0.contains("was cancelled") }, "\(messages) \(Self.describe(run))")
             let labLines = run.reports.flatMap { $0.frames(under: lab.info.folder.path) }.compactMap(\.shortLocation)
             XCTAssertTrue(
                 labLines.contains { $0.hasPrefix("Broken.swift") },
-                "a race tied to the lab's source: \(labLines) (\(run.reproduce))")
+                "a race tied to the lab's source: \(labLines) \(Self.describe(run))")
         }
+    }
+
+    /// What a failed assertion needs to say about its run: how it was caught, how far it got, what
+    /// the story noted (a pause not reached), and the command that replays it.
+    static func describe(_ run: RunVerdict) -> String {
+        let caught = run.detections.map { "\($0.detector) in iteration \($0.iteration.map(String.init) ?? "?")" }
+        return
+            "(caught by \(caught), \(run.iterationsRun) of \(run.iterationsRequested) iterations, notes \(run.notes), "
+            + "\(run.harnessError ?? "no harness error"); \(run.reproduce))"
     }
 
     func testFixedPipelineIsCleanInProcess() throws {
