@@ -157,6 +157,10 @@ static int64_t hold_last_point;  // self-hold: where the handler was called from
 static int64_t hold_nudge;  // self-hold: when the next signal was left for later (0: it was not)
 static int hold_at_hand_over;  // 1: held as it sends work to the main queue, not at a counted point
 static int hold_counting;  // 1 while a self-hold counts points (0 for a hold at the hand-over)
+// Bumped when the asker is done with a hold (rl_hold_end_round): a self-hold armed for an
+// earlier round, by a thread that got there late (a busy machine), is refused or taken back, so
+// it never stops a thread after the race it was meant for is over.
+static int64_t hold_round;
 
 RL_INVISIBLE static int64_t now_ns(void) {
     struct timespec now;
@@ -401,9 +405,17 @@ RL_INVISIBLE void rl_hold_at_hand_over(void) {
 #endif
 }
 
-RL_INVISIBLE int rl_hold_arm_self(int64_t skip, int64_t at_most_ns, int64_t asker) {
+RL_INVISIBLE int64_t rl_hold_round(void) {
 #if RL_LINUX_FACILITIES
-    if (!LOAD(&sender_running)) return 0;
+    return __atomic_load_n(&hold_round, __ATOMIC_SEQ_CST);
+#else
+    return 0;
+#endif
+}
+
+RL_INVISIBLE int rl_hold_arm_self(int64_t skip, int64_t at_most_ns, int64_t asker, int64_t round) {
+#if RL_LINUX_FACILITIES
+    if (!LOAD(&sender_running) || rl_hold_round() != round) return 0;
     int64_t me = rl_current_thread_id();
     STORE(&hold_at_hand_over, 0);
     STORE(&hold_counting, 1);
@@ -413,14 +425,20 @@ RL_INVISIBLE int rl_hold_arm_self(int64_t skip, int64_t at_most_ns, int64_t aske
     STORE(&hold_asker, asker);
     STORE(&hold_last_point, 0);
     STORE(&hold_nudge, 0);
-    STORE(&hold_state, RL_HOLD_ASKED);
+    __atomic_store_n(&hold_state, RL_HOLD_ASKED, __ATOMIC_SEQ_CST);
+    // The round may have ended while this thread armed: then its end saw nothing to take back,
+    // and this sees the new round (both sequentially consistent).
+    if (rl_hold_round() != round) {
+        rl_hold_cancel();
+        return 0;
+    }
     // A dispatch pool thread blocks every signal: let this one in (raw, no interceptor).
     uint64_t urgent = 1ULL << (SIGURG - 1);
     syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, &urgent, NULL, sizeof urgent);
     // Delivered by TSan at this thread's next synchronisation point.
     return syscall(SYS_tgkill, getpid(), (pid_t)me, SIGURG) == 0;
 #else
-    (void)skip; (void)at_most_ns; (void)asker;
+    (void)skip; (void)at_most_ns; (void)asker; (void)round;
     return 0;
 #endif
 }
@@ -445,6 +463,18 @@ RL_INVISIBLE void rl_hold_cancel(void) {
 #if RL_LINUX_FACILITIES
     int asked = RL_HOLD_ASKED;
     if (__atomic_compare_exchange_n(&hold_state, &asked, RL_HOLD_IDLE, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+        STORE(&hold_target, 0);
+    }
+#endif
+}
+
+RL_INVISIBLE void rl_hold_end_round(void) {
+#if RL_LINUX_FACILITIES
+    // Sequentially consistent, as the arming is: a hold armed late sees this round's end, or is
+    // seen here and taken back.
+    __atomic_add_fetch(&hold_round, 1, __ATOMIC_SEQ_CST);
+    int asked = RL_HOLD_ASKED;
+    if (__atomic_compare_exchange_n(&hold_state, &asked, RL_HOLD_IDLE, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
         STORE(&hold_target, 0);
     }
 #endif

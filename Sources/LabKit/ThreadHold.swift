@@ -72,22 +72,27 @@ extension ThreadHold {
     ) -> Bool {
         if run.mode == .stress { MissingCheck.record(.hold) }
         let asker = rl_current_thread_id()
+        let round = rl_hold_round()
         // This race's own flag: an earlier racing thread may still be finishing its work. Relaxed,
         // so TSan sees no order in it.
         let done = WorkDone()
         Thread.detachNewThread {
-            let armed = rl_hold_arm_self(Int64(skipped), 50_000_000, asker) == 1
+            let armed = rl_hold_arm_self(Int64(skipped), 50_000_000, asker, round) == 1
             work()
             if armed { rl_hold_disarm_self() }
             done.flag.store(true, ordering: .relaxed)
         }
-        // Held, or `work` done without a hold, or (a loaded machine) 2 s without either.
+        // Held, or `work` done without a hold, or 2 s of the lab's own time without either.
         var held = false
-        for _ in 0..<2_000 where !done.flag.load(ordering: .relaxed) {
+        var limit = LabDeadline(seconds: 2)
+        while !held && !done.flag.load(ordering: .relaxed) && !limit.hasPassed() {
             held = rl_hold_wait_held(1_000_000) == 1
-            if held { break }
         }
         meanwhile()
+        // The race is over: a hold its thread has not reached yet (it started late, on a busy
+        // machine) is taken back, and one it arms later is refused. Else it would stop that
+        // thread later, at a point no race is about, and the story would wait for it.
+        rl_hold_end_round()
         release()
         return held
     }
@@ -116,6 +121,7 @@ extension ThreadHold {
         case .handOver: dueSkip.store(-1, ordering: .relaxed)
         }
         dueAsker.store(untilIWait ? Int(rl_current_thread_id()) : 0, ordering: .relaxed)
+        dueRound.store(Int(rl_hold_round()), ordering: .relaxed)
         dueLimit.store(Int(atMost * 1e9), ordering: .relaxed)
         dueHit.store(hit, ordering: .relaxed)
     }
@@ -128,7 +134,8 @@ extension ThreadHold {
         let skipped = dueSkip.load(ordering: .relaxed)
         let limit = Int64(dueLimit.load(ordering: .relaxed))
         let asker = Int64(dueAsker.load(ordering: .relaxed))
-        _ = skipped < 0 ? rl_hold_arm_at_hand_over(limit) : rl_hold_arm_self(Int64(skipped), limit, asker)
+        let round = Int64(dueRound.load(ordering: .relaxed))
+        _ = skipped < 0 ? rl_hold_arm_at_hand_over(limit) : rl_hold_arm_self(Int64(skipped), limit, asker, round)
     }
 
     /// True once the armed thread is held; false after `timeout` seconds without, or once the
@@ -149,15 +156,16 @@ extension ThreadHold {
         return held
     }
 
-    /// Takes back a hold armed but not reached.
+    /// Takes back a hold armed but not reached (a self-hold armed after this is refused).
     public static func cancel() {
         dueHit.store(0, ordering: .relaxed)
-        rl_hold_cancel()
+        rl_hold_end_round()
     }
 
     private static let dueHit = Atomic<Int>(0)
     private static let dueSkip = Atomic<Int>(0)  // -1: at the hand-over
     private static let dueLimit = Atomic<Int>(0)
+    private static let dueRound = Atomic<Int>(0)
     private static let dueAsker = Atomic<Int>(0)  // 0: none
 
     private final class WorkDone: Sendable {

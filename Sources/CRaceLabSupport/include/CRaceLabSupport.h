@@ -96,8 +96,12 @@ void rl_hold_release(void);
 /// 0 if no hold can be made (outside the stress pass). rl_hold_disarm_self takes back a hold
 /// not reached yet; the asker waits with rl_hold_wait_held (1: held now; 0: not within
 /// `within_ns`, or the armed thread waits for 1 ms, or is gone), and rl_hold_cancel takes back
-/// one that was never reached, from any thread.
-int rl_hold_arm_self(int64_t skip, int64_t at_most_ns, int64_t asker);
+/// one that was never reached, from any thread. `round`: rl_hold_round() when the asker asked;
+/// once it ended the round (rl_hold_end_round: takes back a hold not reached, and refuses any
+/// armed for it later), the hold is not made.
+int rl_hold_arm_self(int64_t skip, int64_t at_most_ns, int64_t asker, int64_t round);
+int64_t rl_hold_round(void);
+void rl_hold_end_round(void);
 /// A hold at the hand-over: this thread is held (for at most `at_most_ns`) as it next sends work
 /// to the main queue, or a thread it starts, or a block it sends to another queue, first is, as
 /// that one does (LabCallInterposers.c calls rl_hold_at_hand_over there).
