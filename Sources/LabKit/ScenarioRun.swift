@@ -136,9 +136,11 @@ public final class ScenarioRun {
     /// a wait that must not run anything queued for the main thread.
     @discardableResult
     public func busyWait(timeout: Double, _ condition: () -> Bool) -> Bool {
-        var deadline = LabDeadline(seconds: timeout)
-        while !condition() { if deadline.hasPassed() { return false } }
-        return true
+        StoryWait.bounded(seconds: timeout) {
+            var deadline = LabDeadline(seconds: timeout)
+            while !condition() { if deadline.hasPassed() { return false } }
+            return true
+        }
     }
 
     /// Spin the main run loop until `condition` holds; false if `timeout` passed first, on the
@@ -146,12 +148,14 @@ public final class ScenarioRun {
     /// count; below half a second only when asked, `ownTime`).
     @discardableResult
     public func waitUntil(timeout: Double, ownTime: Bool? = nil, _ condition: () -> Bool) -> Bool {
-        var deadline = LabDeadline(seconds: timeout, ownTime: ownTime)
-        while !condition() {
-            if deadline.hasPassed() { return false }
-            MainRunLoopTurn.take()
+        StoryWait.bounded(seconds: timeout) {
+            var deadline = LabDeadline(seconds: timeout, ownTime: ownTime)
+            while !condition() {
+                if deadline.hasPassed() { return false }
+                MainRunLoopTurn.take()
+            }
+            return true
         }
-        return true
     }
 
     /// Wait until the lab has gone quiet; then whether `condition` holds (quiet, it can no longer

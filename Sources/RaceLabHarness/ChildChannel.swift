@@ -30,12 +30,32 @@ public enum ChildChannel {
         public var threads: [ThreadPosition]
         /// Explore mode: the point of this iteration ("1:3").
         public var point: String?
+        /// The story's own wait under way while it holds a lab thread (`StoryWait`): the
+        /// watchdog does not count that time, up to the wait's limit.
+        public var storyWait: StoryWaitBeat?
 
-        public init(iteration: Int, checkpointHits: Int64, threads: [ThreadPosition], point: String? = nil) {
+        public init(
+            iteration: Int, checkpointHits: Int64, threads: [ThreadPosition], point: String? = nil,
+            storyWait: StoryWaitBeat? = nil
+        ) {
             self.iteration = iteration
             self.checkpointHits = checkpointHits
             self.threads = threads
             self.point = point
+            self.storyWait = storyWait
+        }
+    }
+
+    /// A story's wait with a time limit, while it holds a lab thread.
+    public struct StoryWaitBeat: Codable, Sendable, Equatable {
+        /// Waits begun in the child so far: a new wait is a new number.
+        public var number: Int
+        /// Its limit, in seconds of the lab's own time.
+        public var seconds: Double
+
+        public init(number: Int, seconds: Double) {
+            self.number = number
+            self.seconds = seconds
         }
     }
 

@@ -164,7 +164,7 @@ public enum ChildRunner {
         var lastScan = Date.distantPast
         var lastLine: String?
         var cpuWaits: (at: Date, threads: [String: UInt64])?
-        var signatures: (progress: String?, iteration: String?) = (nil, nil)
+        var signatures: HeartbeatSignatures?
         while true {
             let done = waitpid(pid, &status, WNOHANG)
             if done == pid || (done < 0 && errno != EINTR) { break }
@@ -180,7 +180,7 @@ public enum ChildRunner {
             let line = channel.latestProgressLine
             if line != lastLine {
                 lastLine = line
-                signatures = (line.map(Self.progressSignature), line.map(Self.iterationSignature))
+                signatures = line.map(HeartbeatSignatures.init)
             }
             // Time the child waited for a CPU does not count as time without progress. Asked
             // only of a child silent for a quarter of a second, at most 4 times a second:
@@ -194,11 +194,12 @@ public enum ChildRunner {
                 waited = cpuWaits.map { CPUWait.longestWait(from: $0.threads, to: threads) } ?? 0
                 cpuWaits = (now, threads)
             }
-            let silent = stall.stalled(signature: signatures.progress, now: now, waitedForCPU: waited)
+            let silent = stall.stalled(
+                signature: signatures?.progress, now: now, waitedForCPU: waited, storyWait: signatures?.storyWait)
             // Before its first progress line, a lab child is still starting: a longer allowance.
             let starting = !stall.sawProgress && request.startupTimeout != nil
             let stalled = starting ? stall.watched > request.startupTimeout ?? 0 : silent
-            let latest = signatures.iteration
+            let latest = signatures?.iteration
             if iterationWatch.stalled(signature: latest, now: now, waitedForCPU: waited) {
                 stallReason =
                     "iteration \(latest ?? "?") went on for \(Int(request.iterationTimeout)) s without ending: the story never finished"
@@ -262,16 +263,25 @@ public enum ChildRunner {
         return outcome
     }
 
-    /// The iteration a heartbeat names ("12"): a change is a new iteration.
-    static func iterationSignature(_ line: String) -> String {
-        guard case .progress(let progress) = ChildChannel.decode(line) else { return line }
-        return String(progress.iteration)
-    }
+    /// What the watchdog reads from one heartbeat (decoded once).
+    struct HeartbeatSignatures: Equatable {
+        /// "iteration/hits/story wait": a change is progress; so is a wait of the story's own,
+        /// while it holds a thread, beginning or ending (the held thread goes on after it).
+        var progress: String
+        /// The iteration it names ("12"): a change is a new iteration.
+        var iteration: String
+        /// The limit of the story's own wait it names (`StoryWait`), if any.
+        var storyWait: Double?
 
-    /// "iteration/hits": a change is progress.
-    static func progressSignature(_ line: String) -> String {
-        guard case .progress(let progress) = ChildChannel.decode(line) else { return line }
-        return "\(progress.iteration)/\(progress.checkpointHits)"
+        init(_ line: String) {
+            guard case .progress(let beat) = ChildChannel.decode(line) else {
+                (progress, iteration) = (line, line)
+                return
+            }
+            progress = "\(beat.iteration)/\(beat.checkpointHits)/\(beat.storyWait?.number ?? 0)"
+            iteration = String(beat.iteration)
+            storyWait = beat.storyWait?.seconds
+        }
     }
 
     /// Waits up to `seconds` for `pid` to be reaped; returns its wait status (0 if it did not end).

@@ -46,7 +46,10 @@ private final class Heartbeat: @unchecked Sendable {
             guard !stopped else { return }
             let progress = ChildChannel.Progress(
                 iteration: iteration.load(ordering: .relaxed), checkpointHits: Checkpoint.activity,
-                threads: Checkpoint.threadPositions(), point: point?.description)
+                threads: Checkpoint.threadPositions(), point: point?.description,
+                storyWait: StoryWait.whileHolding.map {
+                    ChildChannel.StoryWaitBeat(number: $0.number, seconds: $0.seconds)
+                })
             ChannelWriter.writeLine(ChildChannel.encode(progress))
         }
     }

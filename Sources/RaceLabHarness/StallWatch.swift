@@ -15,6 +15,9 @@ struct StallWatch {
     private var lastSignature: String?
     /// Time the child waited for a CPU, not yet taken off watched time.
     private var cpuCredit = 0.0
+    /// Time the story may still spend in its own wait while it holds a lab thread (`StoryWait`),
+    /// not counted as the lab's.
+    private var storyWaitLeft = 0.0
 
     init(timeout: Double, missedLook: Double = 1) {
         self.timeout = timeout
@@ -28,14 +31,19 @@ struct StallWatch {
     /// no progress for `timeout` seconds of watched time. `waitedForCPU`: seconds the child
     /// waited for a CPU since it was last said (`CPUWait`: the most any one of its threads
     /// waited); time the child was starved does not count, whichever looks it fell between.
-    mutating func stalled(signature: String?, now: Date, waitedForCPU: Double = 0) -> Bool {
+    /// `storyWait`: the limit, in seconds, of a wait of the story's own while it holds a lab
+    /// thread, said with a signature that names that wait: up to that much of the time from there
+    /// is the story's, not the lab's.
+    mutating func stalled(signature: String?, now: Date, waitedForCPU: Double = 0, storyWait: Double? = nil) -> Bool {
         cpuCredit += max(waitedForCPU, 0)
         if let lastLook {
             let gap = now.timeIntervalSince(lastLook)
             if gap > 0, gap <= missedLook {
                 let starved = min(gap, cpuCredit)
                 cpuCredit -= starved
-                watched += gap - starved
+                let storys = min(gap - starved, storyWaitLeft)
+                storyWaitLeft -= storys
+                watched += gap - starved - storys
             }
         }
         lastLook = now
@@ -43,6 +51,7 @@ struct StallWatch {
             lastSignature = signature
             watched = 0
             cpuCredit = 0
+            storyWaitLeft = max(storyWait ?? 0, 0)
         }
         return watched > timeout
     }

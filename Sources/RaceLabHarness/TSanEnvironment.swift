@@ -72,8 +72,14 @@ public enum TSanEnvironment {
             symbolizer: symbolizerPath(environment: base), suppressionsFile: folder.suppressionsPath)
         // Swift's backtracer is slow to symbolicate and its output is not what we parse.
         environment["SWIFT_BACKTRACE"] = "enable=no"
+        environment["RACELAB_LAB_CPUS"] = String(labCPUs)
         return environment
     }
+
+    /// The CPUs a lab's Dispatch sees, on every machine (LabCPUs.c): how many threads
+    /// concurrentPerform uses and how wide the pool is before it grows. The stories were written
+    /// and measured on 2; the lab's threads still run on every CPU the machine gives them.
+    public static let labCPUs = 2
 
     /// The toolchain's llvm-symbolizer: next to the `swift` found on PATH (symlinks resolved),
     /// else /opt/swift, else any on PATH.

@@ -344,6 +344,45 @@ final class StallWatchTests: XCTestCase {
         XCTAssertEqual(CPUWait.longestWait(from: [:], to: [:]), 0)
     }
 
+    /// A story that holds a lab thread and waits, with a limit, is not the lab hanging: up to
+    /// the wait's limit of that silence is the story's. Past it, or with no wait said, the
+    /// watchdog counts again.
+    func testAStoryWaitWhileItHoldsAThreadIsNotCountedUpToItsLimit() {
+        let start = Date()
+        func look(_ watch: inout StallWatch, for seconds: Double, signature: String, storyWait: Double?) -> Bool {
+            var stalled = false
+            for tick in 0...Int(seconds / 0.02) {
+                let now = start + Double(tick) * 0.02
+                stalled = watch.stalled(signature: signature, now: now, storyWait: storyWait) || stalled
+            }
+            return stalled
+        }
+        var excused = StallWatch(timeout: 1)
+        XCTAssertFalse(
+            look(&excused, for: 3.5, signature: "1/5/7", storyWait: 3),
+            "3.5 s of silence, 3 of them the story's own wait: 0.5 s watched")
+        var tooLong = StallWatch(timeout: 1)
+        XCTAssertTrue(
+            look(&tooLong, for: 4.5, signature: "1/5/7", storyWait: 3),
+            "past the wait's limit the lab's own silence counts: 1.5 s watched")
+        var noWait = StallWatch(timeout: 1)
+        XCTAssertTrue(look(&noWait, for: 1.5, signature: "1/5/0", storyWait: nil), "no story wait: a stall")
+    }
+
+    /// A heartbeat's wait is part of what the watchdog reads from it, decoded once.
+    func testAHeartbeatNamesTheStorysWait() {
+        let beat = ChildChannel.Progress(
+            iteration: 3, checkpointHits: 40, threads: [], storyWait: .init(number: 9, seconds: 2.5))
+        let read = ChildRunner.HeartbeatSignatures(ChildChannel.encode(beat))
+        XCTAssertEqual(read.progress, "3/40/9")
+        XCTAssertEqual(read.iteration, "3")
+        XCTAssertEqual(read.storyWait, 2.5)
+        let plain = ChildRunner.HeartbeatSignatures(
+            ChildChannel.encode(ChildChannel.Progress(iteration: 3, checkpointHits: 40, threads: [])))
+        XCTAssertEqual(plain.progress, "3/40/0")
+        XCTAssertNil(plain.storyWait)
+    }
+
     func testSilenceForTheTimeoutIsAStall() {
         var watch = StallWatch(timeout: 1)
         let start = Date()

@@ -147,6 +147,9 @@ void rl_quiet_thread_not_started(void);
 void rl_quiet_thread_began(int is_pool);
 /// A thread of the harness (heartbeats, preemption, hold watchers) says so: it is left out.
 void rl_quiet_ignore_this_thread(void);
+/// The CPUs this process tells Dispatch and Foundation it has (RACELAB_LAB_CPUS, LabCPUs.c); 0:
+/// the machine's own count.
+int rl_lab_cpus(void);
 /// 1: this thread is paused at a scripted checkpoint, waiting for the story (left out meanwhile,
 /// so the story can wait for the rest of the lab to go quiet); 0: it goes on.
 void rl_quiet_paused(int paused);
