@@ -88,6 +88,9 @@ public struct ChildOutcome: Sendable {
     public var channelTruncated = false
     /// Why the watchdog killed a child that was still making progress (`.killedAfterStall`).
     public var stallReason: String?
+    /// What the child's threads were doing as the watchdog killed it for no progress
+    /// (`ThreadStates`): whether the main thread was stuck in a wait or still running.
+    public var threadsAtKill: String?
     /// Catalogs on the channel (`racelab-child catalog`).
     public var catalogs: [LabRegistry] = []
     /// What a probe found (`racelab-child probe`).
@@ -159,6 +162,7 @@ public enum ChildRunner {
         var stall = StallWatch(timeout: request.stallTimeout)
         var iterationWatch = StallWatch(timeout: request.iterationTimeout)
         var stallReason: String?
+        var threadsAtKill: String?
         var crashSeenAt: Date?
         var tracked: Set<ProcessTree.Entry> = []
         var lastScan = Date.distantPast
@@ -212,6 +216,9 @@ public enum ChildRunner {
             }
             if killedFor != nil {
                 tracked.formUnion(ProcessTree.descendants(of: pid, in: ProcessTree.snapshot()))
+                if killedFor == .killedAfterStall {
+                    threadsAtKill = ThreadStates.describe(child: pid, descendants: tracked.map(\.pid))
+                }
                 sendSignal(-pid, SIGKILL)
                 sendSignal(pid, SIGKILL)
                 status = reap(pid, within: 5)
@@ -247,6 +254,7 @@ public enum ChildRunner {
         outcome.leftoverProcesses = leftovers.filter { $0.command != "llvm-symbolizer" }.count
         outcome.channelTruncated = channel.truncated
         outcome.stallReason = stallReason
+        outcome.threadsAtKill = threadsAtKill
         outcome.linesAfterResult = channel.linesAfterResult
         outcome.announcedIterations = channel.announcedIterations
         outcome.announcedPoints = channel.announcedPoints

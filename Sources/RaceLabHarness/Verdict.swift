@@ -150,7 +150,8 @@ public enum VerdictBuilder {
                     detector: .hang, iteration: lastIteration, seconds: child.elapsedSeconds,
                     summary: (child.stallReason.map { "\($0), killed by the watchdog; " }
                         ?? "no progress, killed by the watchdog; ")
-                        + positions(verdict.hangPositions)))
+                        + positions(verdict.hangPositions)
+                        + (child.threadsAtKill.map { "; at the kill: \($0)" } ?? "")))
         case .killedBeforeStart:
             verdict.cannotJudge(
                 .neverStarted,

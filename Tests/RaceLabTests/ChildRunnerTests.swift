@@ -76,6 +76,25 @@ final class ChildRunnerTests: XCTestCase {
             Date().timeIntervalSince(started), 55, "the watchdog, not the child (asleep for 60 s), ended it")
         XCTAssertEqual(outcome.lastProgress?.iteration, 2)
         XCTAssertEqual(outcome.lastProgress?.threads.first?.checkpoint, "lock.a")
+        #if os(Linux)
+            // `sleep` is the child's only thread: asleep in the kernel as it was killed.
+            XCTAssertEqual(outcome.threadsAtKill?.hasPrefix("main thread in "), true, outcome.threadsAtKill ?? "nil")
+            XCTAssertEqual(outcome.threadsAtKill?.hasSuffix("; no other thread"), true, outcome.threadsAtKill ?? "nil")
+        #endif
+    }
+
+    /// The kernel's view of a thread, in words.
+    func testAThreadsStateIsSaidInWords() {
+        XCTAssertEqual(ThreadStates.activity(stat: "12 (racelab-child) R 1 2 3", wchan: "0"), "running")
+        XCTAssertEqual(ThreadStates.activity(stat: "12 (a (b) c) S 1 2 3", wchan: "futex_do_wait"), "in futex_do_wait")
+        XCTAssertEqual(ThreadStates.activity(stat: "12 (x) S 1 2 3", wchan: "0"), "waiting")
+        XCTAssertEqual(
+            ThreadStates.activity(stat: "12 (x) S 1 2 3", wchan: "poll_schedule_timeout.constprop.0"),
+            "in poll_schedule_timeout")
+        XCTAssertEqual(ThreadStates.activity(stat: "12 (x) D 1 2 3", wchan: nil), "waiting")
+        XCTAssertEqual(ThreadStates.activity(stat: "12 (x) t 1 2 3", wchan: nil), "stopped")
+        XCTAssertEqual(ThreadStates.activity(stat: "garbage", wchan: nil), "unknown")
+        XCTAssertNil(ThreadStates.describe(pid: -1))
     }
 
     /// A lab child starting slowly (a loaded machine: its binary read from disk, TSan mapping
