@@ -66,3 +66,23 @@ RL_INVISIBLE int sched_getaffinity(pid_t pid, size_t size, cpu_set_t *set) {
 #ifndef RL_LAB_CPUS_INTERPOSED
 RL_INVISIBLE int rl_lab_cpus(void) { return 0; }  // the machine's own count, always
 #endif
+
+#if RL_LINUX_FACILITIES
+#include <sys/syscall.h>
+#endif
+
+// The CPUs this process may really run on (`taskset`, a cpuset): the system call itself, so
+// neither the count above nor anything else in the process can change the answer.
+RL_INVISIBLE int rl_usable_cpus(void) {
+#if RL_LINUX_FACILITIES
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    long written = syscall(SYS_sched_getaffinity, 0, sizeof set, &set);
+    if (written > 0) {
+        int count = CPU_COUNT(&set);
+        if (count > 0) return count;
+    }
+#endif
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    return online > 0 ? (int)online : 1;
+}

@@ -59,7 +59,7 @@ public final class BusyLoad: @unchecked Sendable {
         "one busy loop = one \(shell) arithmetic-loop process (no I/O, no sleep) in a session of its own"
 
     /// What the load is, for the output: "3 busy-loop processes (/bin/sh, each in a session of its own) on 2 cores".
-    public static func describe(_ count: Int, cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> String {
+    public static func describe(_ count: Int, cores: Int = ChildPool.usableCPUs) -> String {
         count == 0
             ? "no load (nothing started beside the grader) on \(cores) core(s)"
             : "\(count) busy-loop process(es) beside the grader (\(shell) arithmetic loops, each in a session of its own) on \(cores) core(s)"

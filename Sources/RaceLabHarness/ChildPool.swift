@@ -1,3 +1,4 @@
+import CRaceLabSupport
 import Foundation
 
 /// Independent child runs, at most `jobs` at a time. A child spends most of its life sleeping
@@ -5,13 +6,16 @@ import Foundation
 /// one at a time leaves idle. Every run is still one child with its own seed: the verdicts do
 /// not depend on which ran beside which (calibration is measured with the same parallelism).
 public enum ChildPool {
-    /// The default number of children at once: four times the cores, at least 2. Children
+    /// The default number of children at once: four times the cores it may use, at least 2. Children
     /// mostly wait; on 2 cores `racelab run --all --runs 3` took 103 s with 4 at once, 64 s with
     /// 8 and 71 s with 12 (the cores saturated). `RACELAB_JOBS` overrides.
     public static func defaultJobs(environment: [String: String] = ProcessInfo.processInfo.environment) -> Int {
         if let text = environment["RACELAB_JOBS"], let jobs = Int(text), jobs >= 1 { return min(jobs, 64) }
-        return max(2, ProcessInfo.processInfo.activeProcessorCount * 4)
+        return max(2, usableCPUs * 4)
     }
+
+    /// The CPUs the harness may run on: `taskset -c 1 racelab ...` has 1, whatever the machine.
+    public static var usableCPUs: Int { Int(rl_usable_cpus()) }
 
     /// The default for a run of `children` children that mostly wait (one lab's check): all of
     /// them at once when that is more than `defaultJobs`, unless `RACELAB_JOBS` says otherwise.

@@ -14,6 +14,20 @@ final class LabCPUsTests: XCTestCase {
         XCTAssertEqual(TSanEnvironment.labCPUs, 2)
     }
 
+    /// The harness sizes its own work by the CPUs it may really use, which no count asked for
+    /// changes.
+    func testTheHarnessCountsTheCPUsItMayUse() {
+        let usable = ChildPool.usableCPUs
+        XCTAssertGreaterThanOrEqual(usable, 1)
+        XCTAssertLessThanOrEqual(usable, ProcessInfo.processInfo.processorCount)
+        XCTAssertEqual(ChildPool.defaultJobs(environment: [:]), max(2, usable * 4))
+        #if os(Linux) && !RACELAB_NO_LINUX_FACILITIES
+            setenv("RACELAB_LAB_CPUS", "7", 1)
+            defer { unsetenv("RACELAB_LAB_CPUS") }
+            XCTAssertEqual(ChildPool.usableCPUs, usable, "a lab's count is not the harness's")
+        #endif
+    }
+
     func testTheCountAskedForIsTheCountSeen() throws {
         #if os(Linux) && !RACELAB_NO_LINUX_FACILITIES
             let machine = sysconf(Int32(_SC_NPROCESSORS_ONLN))

@@ -150,6 +150,8 @@ void rl_quiet_ignore_this_thread(void);
 /// The CPUs this process tells Dispatch and Foundation it has (RACELAB_LAB_CPUS, LabCPUs.c); 0:
 /// the machine's own count.
 int rl_lab_cpus(void);
+/// The CPUs this process may run on (its affinity: `taskset`, a cpuset), at least 1.
+int rl_usable_cpus(void);
 /// 1: this thread is paused at a scripted checkpoint, waiting for the story (left out meanwhile,
 /// so the story can wait for the rest of the lab to go quiet); 0: it goes on.
 void rl_quiet_paused(int paused);
