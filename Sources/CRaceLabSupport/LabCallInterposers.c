@@ -73,7 +73,8 @@ struct rl_tracked_work {
     void *context;
     void (*work)(void *);
     int takes_hold;
-    /// Sent to the main queue, or after a delay: counted as waiting until it begins.
+    /// Sent to the main queue, to a queue whose blocks wait for the pool, or after a delay:
+    /// counted as waiting until it begins.
     int counted;
     int64_t story;
     /// Group work: the group is left only after the block is let go of, so that is never deferred.
@@ -228,6 +229,11 @@ RL_INVISIBLE void rl_release_deferred_blocks(void) {
 // courier block) takes the hold along. 1 when the work sent now takes the hold along.
 RL_INVISIBLE static int is_main(void *queue) { return &_dispatch_main_q != NULL && queue == (void *)&_dispatch_main_q; }
 
+/// Work the lab is not quiet without: sent to the main queue, or to one whose blocks wait for
+/// Dispatch's pool (QueueKinds.c), until it begins. (A barrier waits for its queue's blocks, and
+/// a group's notification for its group: neither waits for the pool, and neither is counted.)
+RL_INVISIBLE static int awaited(void *queue) { return is_main(queue) || rl_queue_waits_for_pool(queue); }
+
 RL_INVISIBLE static int hand_over(void *queue) {
     if (!rl_hold_waits_for_hand_over()) return 0;
     if (queue == (void *)&_dispatch_main_q || &_dispatch_main_q == NULL || _Block_copy == NULL) {
@@ -238,7 +244,7 @@ RL_INVISIBLE static int hand_over(void *queue) {
 }
 
 RL_INVISIBLE void dispatch_async(void *queue, void *block) {
-    struct rl_tracked_work *tracked = track(block, NULL, NULL, hand_over(queue), is_main(queue));
+    struct rl_tracked_work *tracked = track(block, NULL, NULL, hand_over(queue), awaited(queue));
     if (tracked == NULL) {
         __interceptor_dispatch_async(queue, block);
         return;
@@ -247,7 +253,7 @@ RL_INVISIBLE void dispatch_async(void *queue, void *block) {
 }
 
 RL_INVISIBLE void dispatch_async_f(void *queue, void *context, void (*work)(void *)) {
-    struct rl_tracked_work *tracked = track(NULL, context, work, hand_over(queue), is_main(queue));
+    struct rl_tracked_work *tracked = track(NULL, context, work, hand_over(queue), awaited(queue));
     if (tracked == NULL) {
         __interceptor_dispatch_async_f(queue, context, work);
         return;
@@ -292,7 +298,7 @@ RL_INVISIBLE void dispatch_after_f(uint64_t when, void *queue, void *context, vo
 }
 
 RL_INVISIBLE void dispatch_group_async(void *group, void *queue, void *block) {
-    struct rl_tracked_work *tracked = track(block, NULL, NULL, 0, is_main(queue));
+    struct rl_tracked_work *tracked = track(block, NULL, NULL, 0, awaited(queue));
     if (tracked == NULL) {
         __interceptor_dispatch_group_async(group, queue, block);
         return;
@@ -302,7 +308,7 @@ RL_INVISIBLE void dispatch_group_async(void *group, void *queue, void *block) {
 }
 
 RL_INVISIBLE void dispatch_group_async_f(void *group, void *queue, void *context, void (*work)(void *)) {
-    struct rl_tracked_work *tracked = track(NULL, context, work, 0, is_main(queue));
+    struct rl_tracked_work *tracked = track(NULL, context, work, 0, awaited(queue));
     if (tracked == NULL) {
         __interceptor_dispatch_group_async_f(group, queue, context, work);
         return;

@@ -11,16 +11,17 @@
 
 #include "Invisible.h"
 
-// Whether a lab has gone quiet: no work waits to be delivered to the main thread or after a
-// delay, and every thread started (a pool thread only while it runs a block) has ended or waits,
-// with no time limit, for something only the lab can give it (a job, a lock, a signal). The
-// threads are asked through the kernel, never a clock: a thread that has work but no CPU on a
-// busy machine is runnable, so quiet can come late on a loaded machine, never early.
+// Whether a lab has gone quiet: no work waits to be delivered to the main thread, after a delay,
+// or for Dispatch's pool (a block sent to a global or concurrent queue, QueueKinds.c), and every
+// thread started (a pool thread only while it runs a block) has ended or waits, with no time
+// limit, for something only the lab can give it (a job, a lock, a signal). The threads are asked
+// through the kernel, never a clock: a thread that has work but no CPU on a busy machine is
+// runnable, so quiet can come late on a loaded machine, never early.
 //
-// Other work waiting in a queue is not counted: sent, it wakes a pool thread (runnable, so busy)
-// or starts one (counted as starting); if it stays waiting with every thread idle, it waits
-// behind work that is itself stuck (a serial queue whose block waits for a lock), or on a
-// suspended queue, which only the story can change.
+// Other work waiting in a queue is not counted: a serial queue's block gets a thread at once
+// (runnable, so busy; or starting, counted as such); if it stays waiting with every thread idle,
+// it waits behind work that is itself stuck (a serial queue whose block waits for a lock), or on
+// a suspended queue, which only the story can change.
 //
 // (Long for one concept: most of it is reading a thread's state from /proc, which only this
 // question needs.)
@@ -32,7 +33,7 @@
 #define RL_QUIET_SLOTS 1024
 #define RL_QUIET_MAX_THREADS 512
 
-static int64_t waiting_work;     // sent to the main queue, or after a delay, not yet begun
+static int64_t waiting_work;     // sent to the main queue, a pool's queue, or after a delay; not begun
 static int64_t story;            // the scenario run counted now: work sent before it is not its
 static int64_t threads_starting;  // created, not yet running
 static int64_t threads_alive;     // created through pthread_create and not yet ended

@@ -152,6 +152,9 @@ void rl_quiet_ignore_this_thread(void);
 int rl_lab_cpus(void);
 /// The CPUs this process may run on (its affinity: `taskset`, a cpuset), at least 1.
 int rl_usable_cpus(void);
+/// 1 when blocks sent to `queue` wait for Dispatch's pool (a global or concurrent queue the lab
+/// made; QueueKinds.c), 0 otherwise or where the calls that make queues are not interposed.
+int rl_queue_waits_for_pool(void *queue);
 /// 1: this thread is paused at a scripted checkpoint, waiting for the story (left out meanwhile,
 /// so the story can wait for the rest of the lab to go quiet); 0: it goes on.
 void rl_quiet_paused(int paused);

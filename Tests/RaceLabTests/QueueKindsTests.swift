@@ -1,0 +1,133 @@
+import CRaceLabSupport
+import Foundation
+import Synchronization
+import XCTest
+
+@_spi(LabAuthoring) @testable import LabKit
+
+/// A block sent to a global or concurrent queue is work in hand until it begins, even while
+/// Dispatch's pool has no thread for it (every one blocked: on Linux the pool grows about once
+/// a second). A serial queue's block stuck behind its queue's own stuck block is not.
+final class QueueKindsTests: XCTestCase {
+    override func setUpWithError() throws {
+        #if !os(Linux) || RACELAB_NO_LINUX_FACILITIES
+            throw XCTSkip("the queue calls are interposed on Linux, with ThreadSanitizer's interceptors")
+        #endif
+    }
+
+    /// Fill the pool with blocked blocks, send one more: no look may find the lab quiet before
+    /// it has begun.
+    func testABlockWaitingForThePoolIsNotQuiet() {
+        rl_quiet_begin_story()
+        let gate = DispatchSemaphore(value: 0)
+        let blockers = Int(rl_usable_cpus())  // the pool's width in this process
+        let running = Atomic<Int>(0)
+        for _ in 0..<blockers {
+            DispatchQueue.global().async {
+                running.add(1, ordering: .relaxed)
+                gate.wait()
+            }
+        }
+        defer { for _ in 0..<blockers { gate.signal() } }
+        var deadline = LabDeadline(seconds: 10)
+        while running.load(ordering: .relaxed) < blockers && !deadline.hasPassed() { usleep(1000) }
+        let began = Atomic<Bool>(false)
+        DispatchQueue.global().async { began.store(true, ordering: .relaxed) }
+        var looks = QuietLooks()
+        var quietBeforeItBegan = false
+        deadline = LabDeadline(seconds: 10)
+        while !began.load(ordering: .relaxed) && !deadline.hasPassed() {
+            if looks.agree(LabQuiet.now) && !began.load(ordering: .relaxed) { quietBeforeItBegan = true }
+            usleep(1000)
+        }
+        XCTAssertTrue(began.load(ordering: .relaxed), "the pool grew and the block began")
+        XCTAssertFalse(quietBeforeItBegan, "the lab looked quiet while a block waited for the pool")
+    }
+
+    /// The same on a concurrent queue the lab made (with a quality of service: an attribute
+    /// derived from the concurrent one).
+    func testAConcurrentQueuesWaitingBlockIsNotQuiet() {
+        rl_quiet_begin_story()
+        let queue = DispatchQueue(label: "lab.concurrent", qos: .userInitiated, attributes: .concurrent)
+        let gate = DispatchSemaphore(value: 0)
+        let blockers = Int(rl_usable_cpus())
+        let running = Atomic<Int>(0)
+        for _ in 0..<blockers {
+            queue.async {
+                running.add(1, ordering: .relaxed)
+                gate.wait()
+            }
+        }
+        defer { for _ in 0..<blockers { gate.signal() } }
+        var deadline = LabDeadline(seconds: 10)
+        while running.load(ordering: .relaxed) < blockers && !deadline.hasPassed() { usleep(1000) }
+        let began = Atomic<Bool>(false)
+        queue.async { began.store(true, ordering: .relaxed) }
+        var looks = QuietLooks()
+        var quietBeforeItBegan = false
+        deadline = LabDeadline(seconds: 10)
+        while !began.load(ordering: .relaxed) && !deadline.hasPassed() {
+            if looks.agree(LabQuiet.now) && !began.load(ordering: .relaxed) { quietBeforeItBegan = true }
+            usleep(1000)
+        }
+        XCTAssertTrue(began.load(ordering: .relaxed))
+        XCTAssertFalse(quietBeforeItBegan, "the lab looked quiet while a block waited for the pool")
+    }
+
+    /// Swift's tasks run on a concurrent queue as wide as the CPUs that never grows: a task
+    /// behind tasks that all wait waits for them, not for the pool, and is not work in hand.
+    func testATaskBehindWaitingTasksIsQuiet() {
+        rl_quiet_begin_story()
+        let gate = DispatchSemaphore(value: 0)
+        let width = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))  // the runtime's queue width here
+        let running = TaskCount()
+        for _ in 0..<width {
+            Task.detached {
+                running.value.add(1, ordering: .relaxed)
+                gate.wait()
+            }
+        }
+        defer { for _ in 0...width { gate.signal() } }
+        var deadline = LabDeadline(seconds: 10)
+        while running.value.load(ordering: .relaxed) < width && !deadline.hasPassed() { usleep(1000) }
+        Task.detached { running.value.add(1, ordering: .relaxed) }
+        var looks = QuietLooks()
+        deadline = LabDeadline(seconds: 10)
+        var quiet = false
+        while !quiet && !deadline.hasPassed() {
+            quiet = looks.agree(LabQuiet.now)
+            usleep(1000)
+        }
+        XCTAssertTrue(quiet, "the last task waits for a task, which waits for the story: quiet")
+    }
+
+    /// A serial queue whose block waits (for the story) holds the next block back: the lab is
+    /// quiet, as nothing in it can go on by itself.
+    func testABlockBehindAStuckSerialBlockIsQuiet() {
+        rl_quiet_begin_story()
+        let queue = DispatchQueue(label: "lab.serial")
+        let gate = DispatchSemaphore(value: 0)
+        let waiting = Atomic<Bool>(false)
+        queue.async {
+            waiting.store(true, ordering: .relaxed)
+            gate.wait()
+        }
+        defer { gate.signal() }
+        var deadline = LabDeadline(seconds: 10)
+        while !waiting.load(ordering: .relaxed) && !deadline.hasPassed() { usleep(1000) }
+        queue.async {}
+        var looks = QuietLooks()
+        deadline = LabDeadline(seconds: 10)
+        var quiet = false
+        while !quiet && !deadline.hasPassed() {
+            quiet = looks.agree(LabQuiet.now)
+            usleep(1000)
+        }
+        XCTAssertTrue(quiet, "stuck behind its queue's own block, the second block is not work in hand")
+    }
+}
+
+/// Tasks started by a test, counted (a class: a task may only capture what is Sendable).
+private final class TaskCount: Sendable {
+    let value = Atomic<Int>(0)
+}
