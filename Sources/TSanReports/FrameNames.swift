@@ -3,10 +3,10 @@ import Foundation
 /// How frames, threads and places read in an explanation.
 extension TSanExplainer {
     /// The frame to point at: the first in the program's own code; else the first that is not
-    /// TSan's runtime; else the first with a name.
+    /// TSan's runtime or RaceLab's interceptors; else the first with a name.
     static func mainFrame(_ frames: [TSanReport.Frame]) -> TSanReport.Frame? {
         frames.first(where: \.isUserCode)
-            ?? frames.first { $0.function != "<null>" && ($0.origin ?? .noSource) != .sanitizer }
+            ?? frames.first { $0.function != "<null>" && ![.sanitizer, .raceLab].contains($0.origin ?? .noSource) }
             ?? frames.first { $0.function != "<null>" }
     }
 

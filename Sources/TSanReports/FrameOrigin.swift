@@ -5,6 +5,9 @@
 public enum FrameOrigin: String, Codable, Sendable {
     case userCode = "user code"
     case sanitizer = "ThreadSanitizer runtime"
+    /// RaceLab's own C layer, which sits in front of TSan's interceptors in a lab child
+    /// (`pthread_mutex_lock`, `dispatch_async` passed on to TSan's): never the learner's line.
+    case raceLab = "RaceLab's interceptors"
     case cLibrary = "C library"
     case cxxLibrary = "C++ library"
     case dispatch = "Dispatch"
@@ -26,6 +29,7 @@ public enum FrameOrigin: String, Codable, Sendable {
             // only its source gives it away, by what it is (a file of the runtime's own tree),
             // never by a folder name a user's code may share.
             if isRuntimeSource(file) { return .sanitizer }
+            if isRaceLabLayer(file) { return .raceLab }
             if file.hasPrefix("/<") { return .compilerGenerated }
         }
         if let module, let library = systemLibrary(module) { return library }
@@ -51,6 +55,14 @@ public enum FrameOrigin: String, Codable, Sendable {
             } || folders.last == "sanitizer_common"  // "lib/tsan/rtl/../../sanitizer_common/x.inc"
         return inRuntimeTree
             && (name.hasPrefix("tsan_") || name.hasPrefix("sanitizer_") || name.hasPrefix("interception"))
+    }
+
+    /// A C or assembly file of RaceLab's own layer (`Sources/CRaceLabSupport/`, in RaceLab's
+    /// checkout or a package that depends on it).
+    static func isRaceLabLayer(_ file: String) -> Bool {
+        let components = file.split(separator: "/")
+        guard components.count >= 2, components[components.count - 2] == "CRaceLabSupport" else { return false }
+        return file.hasSuffix(".c") || file.hasSuffix(".S") || file.hasSuffix(".h")
     }
 
     /// The origin of a shared library by its name ("libdispatch.so", "libswiftCore.so"), nil

@@ -49,7 +49,7 @@ extension TSanExplainer.Writer {
             case .cxxLibrary: name = "the C++ library"
             case .compilerGenerated: name = "compiler-generated code"
             case .noSource: name = "code without source lines"
-            case .sanitizer, .userCode: continue
+            case .sanitizer, .raceLab, .userCode: continue
             }
             if !names.contains(name) { names.append(name) }
         }

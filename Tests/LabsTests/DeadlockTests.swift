@@ -46,6 +46,11 @@ final class DeadlockTests: XCTestCase {
         let reported = Set(report.frames(under: lab.info.folder.path).compactMap(\.shortLocation))
         XCTAssertTrue(
             Set(lockLines.prefix(2)).isSubset(of: reported), "both lock() calls of transfer: \(reported), \(lockLines)")
+        // The line the learner reads points at their transfer, not at the harness's layer the
+        // lock call passes through on its way to TSan.
+        let said = try XCTUnwrap(run.detections.first { $0.detector == .tsan }?.summary)
+        XCTAssertTrue(said.contains("DeadlockBroken.transfer") && said.contains("Broken.swift:"), said)
+        XCTAssertFalse(said.contains("CRaceLabSupport") || said.contains("LabCallInterposers"), said)
 
         // Where the watchdog found them: both crossing tellers stuck right after approval, each
         // holding one account's lock and waiting for the other's.
