@@ -17,8 +17,9 @@ build:
 
 ## make run: every lab, broken vs fixed, as one table (exit 0 when every expectation holds).
 ## RUNS=2 children per variant and mode (explore runs once: it is systematic); make run RUNS=5 for more.
+## RUN_LOGS=DIR keeps each child's standard error there (TSan's reports, crash stacks).
 run: build
-	$(RACELAB) run --all --runs $(RUNS)
+	$(RACELAB) run --all --runs $(RUNS) $(if $(RUN_LOGS),--logs $(RUN_LOGS))
 
 ## make test: the test suite under ThreadSanitizer (any race in the tests fails the run).
 ## XCTest only: it runs tests on the main thread, which the scenarios need (Swift Testing does not).
