@@ -18,60 +18,46 @@ final class QueueKindsTests: XCTestCase {
     /// Fill the pool with blocked blocks, send one more: no look may find the lab quiet before
     /// it has begun.
     func testABlockWaitingForThePoolIsNotQuiet() {
-        rl_quiet_begin_story()
-        let gate = DispatchSemaphore(value: 0)
-        let blockers = Int(rl_usable_cpus())  // the pool's width in this process
-        let running = Atomic<Int>(0)
-        for _ in 0..<blockers {
-            DispatchQueue.global().async {
-                running.add(1, ordering: .relaxed)
-                gate.wait()
-            }
-        }
-        defer { for _ in 0..<blockers { gate.signal() } }
-        var deadline = LabDeadline(seconds: 10)
-        while running.load(ordering: .relaxed) < blockers && !deadline.hasPassed() { usleep(1000) }
-        let began = Atomic<Bool>(false)
-        DispatchQueue.global().async { began.store(true, ordering: .relaxed) }
-        var looks = QuietLooks()
-        var quietBeforeItBegan = false
-        deadline = LabDeadline(seconds: 10)
-        while !began.load(ordering: .relaxed) && !deadline.hasPassed() {
-            if looks.agree(LabQuiet.now) && !began.load(ordering: .relaxed) { quietBeforeItBegan = true }
-            usleep(1000)
-        }
-        XCTAssertTrue(began.load(ordering: .relaxed), "the pool grew and the block began")
-        XCTAssertFalse(quietBeforeItBegan, "the lab looked quiet while a block waited for the pool")
+        assertNeverQuietBeforeTheLastBlockBegins { DispatchQueue.global().async(execute: $0) }
     }
 
     /// The same on a concurrent queue the lab made (with a quality of service: an attribute
     /// derived from the concurrent one).
     func testAConcurrentQueuesWaitingBlockIsNotQuiet() {
-        rl_quiet_begin_story()
         let queue = DispatchQueue(label: "lab.concurrent", qos: .userInitiated, attributes: .concurrent)
+        assertNeverQuietBeforeTheLastBlockBegins { queue.async(execute: $0) }
+    }
+
+    /// Sends as many blocks that wait as the pool is wide in this process, then one more.
+    private func assertNeverQuietBeforeTheLastBlockBegins(
+        _ send: (@escaping @Sendable () -> Void) -> Void, file: StaticString = #filePath, line: UInt = #line
+    ) {
+        rl_quiet_begin_story()
         let gate = DispatchSemaphore(value: 0)
-        let blockers = Int(rl_usable_cpus())
-        let running = Atomic<Int>(0)
+        let blockers = Int(rl_usable_cpus())  // the pool's width in this process
+        let running = TaskCount()
         for _ in 0..<blockers {
-            queue.async {
-                running.add(1, ordering: .relaxed)
+            send {
+                running.value.add(1, ordering: .relaxed)
                 gate.wait()
             }
         }
         defer { for _ in 0..<blockers { gate.signal() } }
         var deadline = LabDeadline(seconds: 10)
-        while running.load(ordering: .relaxed) < blockers && !deadline.hasPassed() { usleep(1000) }
-        let began = Atomic<Bool>(false)
-        queue.async { began.store(true, ordering: .relaxed) }
+        while running.value.load(ordering: .relaxed) < blockers && !deadline.hasPassed() { usleep(1000) }
+        let began = TaskCount()
+        send { began.value.store(1, ordering: .relaxed) }
         var looks = QuietLooks()
         var quietBeforeItBegan = false
         deadline = LabDeadline(seconds: 10)
-        while !began.load(ordering: .relaxed) && !deadline.hasPassed() {
-            if looks.agree(LabQuiet.now) && !began.load(ordering: .relaxed) { quietBeforeItBegan = true }
+        while began.value.load(ordering: .relaxed) == 0 && !deadline.hasPassed() {
+            if looks.agree(LabQuiet.now) && began.value.load(ordering: .relaxed) == 0 { quietBeforeItBegan = true }
             usleep(1000)
         }
-        XCTAssertTrue(began.load(ordering: .relaxed))
-        XCTAssertFalse(quietBeforeItBegan, "the lab looked quiet while a block waited for the pool")
+        XCTAssertEqual(
+            began.value.load(ordering: .relaxed), 1, "the pool grew and the block began", file: file, line: line)
+        XCTAssertFalse(
+            quietBeforeItBegan, "the lab looked quiet while a block waited for the pool", file: file, line: line)
     }
 
     /// Swift's tasks run on a concurrent queue as wide as the CPUs that never grows: a task
