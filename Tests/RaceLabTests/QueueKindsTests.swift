@@ -77,14 +77,7 @@ final class QueueKindsTests: XCTestCase {
         var deadline = LabDeadline(seconds: 10)
         while running.value.load(ordering: .relaxed) < width && !deadline.hasPassed() { usleep(1000) }
         Task.detached { running.value.add(1, ordering: .relaxed) }
-        var looks = QuietLooks()
-        deadline = LabDeadline(seconds: 10)
-        var quiet = false
-        while !quiet && !deadline.hasPassed() {
-            quiet = looks.agree(LabQuiet.now)
-            usleep(1000)
-        }
-        XCTAssertTrue(quiet, "the last task waits for a task, which waits for the story: quiet")
+        XCTAssertTrue(goesQuiet(), "the last task waits for a task, which waits for the story: quiet")
     }
 
     /// A serial queue whose block waits (for the story) holds the next block back: the lab is
@@ -102,18 +95,22 @@ final class QueueKindsTests: XCTestCase {
         var deadline = LabDeadline(seconds: 10)
         while !waiting.load(ordering: .relaxed) && !deadline.hasPassed() { usleep(1000) }
         queue.async {}
-        var looks = QuietLooks()
-        deadline = LabDeadline(seconds: 10)
-        var quiet = false
-        while !quiet && !deadline.hasPassed() {
-            quiet = looks.agree(LabQuiet.now)
-            usleep(1000)
-        }
-        XCTAssertTrue(quiet, "stuck behind its queue's own block, the second block is not work in hand")
+        XCTAssertTrue(goesQuiet(), "stuck behind its queue's own block, the second block is not work in hand")
     }
 }
 
 /// Tasks started by a test, counted (a class: a task may only capture what is Sendable).
 private final class TaskCount: Sendable {
     let value = Atomic<Int>(0)
+}
+
+/// Whether two looks in a row find the lab quiet within 10 s.
+private func goesQuiet() -> Bool {
+    var looks = QuietLooks()
+    var deadline = LabDeadline(seconds: 10)
+    while !deadline.hasPassed() {
+        if looks.agree(LabQuiet.now) { return true }
+        usleep(1000)
+    }
+    return false
 }

@@ -104,8 +104,8 @@ final class TSanFrameParserTests: XCTestCase {
             ),
             ("internal_memcpy", "/b/llvm/compiler-rt/lib/sanitizer_common/sanitizer_libc.cpp", "race", .sanitizer),
             // RaceLab's own layer in front of TSan's interceptors (a lab child), never the learner's line.
-            ("pthread_mutex_lock", "/work/main/Sources/CRaceLabSupport/LabCallInterposers.c", "racelab-child", .raceLab),
-            ("sysconf", "/x/.build/checkouts/RaceLab/Sources/CRaceLabSupport/LabCPUs.c", "MyAppPackageTests.xctest", .raceLab),
+            ("pthread_mutex_lock", "/w/Sources/CRaceLabSupport/LabCallInterposers.c", "racelab-child", .raceLab),
+            ("sysconf", "/x/.build/checkouts/RaceLab/Sources/CRaceLabSupport/LabCPUs.c", "AppTests.xctest", .raceLab),
             ("lock", "/home/me/App/Sources/App/CRaceLabSupport.swift", "app", .userCode)
         ]
         for (function, file, module, origin) in cases {
