@@ -16,6 +16,9 @@ public struct PlatformChecks: Sendable, Equatable {
     /// `NSCondition`): lock-order inversions and misused locks are reported. Not on Apple
     /// platforms (`TSanEnvironment.options`): a deadlock's order is then seen only when it freezes.
     public var locksInLibraries: Bool = TSanPlatform.here == .linux
+    /// Every lab sees the same number of CPUs, whatever the machine (LabCPUs.c): Dispatch's pool
+    /// and `concurrentPerform` are as wide as on the grader. Elsewhere they follow the machine.
+    public var sameCPUCount: Bool = MissingCheck.facilitiesHere
 
     /// This system's.
     public static var here: PlatformChecks {
@@ -31,6 +34,9 @@ public struct PlatformChecks: Sendable, Equatable {
         if !storyHolds { missing.append("no holds at a thread's end") }
         if !childConfinement { missing.append("children not confined") }
         if !locksInLibraries { missing.append("no lock-order reports for Foundation's locks") }
+        if !sameCPUCount {
+            missing.append("Dispatch as wide as this machine, not the grader's \(TSanEnvironment.labCPUs) CPUs")
+        }
         return missing
     }
 
@@ -46,7 +52,11 @@ public struct PlatformChecks: Sendable, Equatable {
             line(childConfinement, "children confined (namespaces, seccomp, Landlock) and their processes followed"),
             line(
                 locksInLibraries,
-                "ThreadSanitizer sees the locks inside Foundation (lock-order inversions, misused locks)")
+                "ThreadSanitizer sees the locks inside Foundation (lock-order inversions, misused locks)"),
+            line(
+                sameCPUCount,
+                "every lab sees \(TSanEnvironment.labCPUs) CPUs, as on the grader (Dispatch's pool and concurrentPerform as wide)"
+            )
         ]
     }
 

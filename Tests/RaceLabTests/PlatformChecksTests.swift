@@ -22,6 +22,11 @@ final class PlatformChecksTests: XCTestCase {
         XCTAssertTrue(note.contains("clock"), note)
         XCTAssertFalse(note.contains("thread's end"), note)
         XCTAssertTrue(note.contains("container"), note)
+        let otherWidth = PlatformChecks(
+            preemptionAndHolds: true, quietFromKernel: true, storyHolds: true, childConfinement: true,
+            locksInLibraries: true, sameCPUCount: false)
+        XCTAssertTrue(otherWidth.note?.contains("Dispatch as wide as this machine") == true, otherWidth.note ?? "nil")
+        XCTAssertTrue(otherWidth.lines.contains { $0.hasPrefix("  no   every lab sees 2 CPUs") }, "\(otherWidth.lines)")
     }
 
     /// `racelab check`'s verdict: a PASS on a system without every check is provisional, and
@@ -29,7 +34,7 @@ final class PlatformChecksTests: XCTestCase {
     func testAPassIsProvisionalWhereChecksAreMissing() {
         let full = PlatformChecks(
             preemptionAndHolds: true, quietFromKernel: true, storyHolds: true, childConfinement: true,
-            locksInLibraries: true)
+            locksInLibraries: true, sameCPUCount: true)
         XCTAssertEqual(
             StudentFeedback.passingLine(points: "10/10", chance: "0.1%", platform: full),
             "PASSING: 10/10. An unfixed exercise would pass the stress pass with chance 0.1%.")

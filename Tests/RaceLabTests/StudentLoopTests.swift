@@ -91,7 +91,7 @@ final class StudentLoopTests: XCTestCase {
         XCTAssertTrue(StudentProgress.render([passing], platform: reduced).contains("provisionally"))
         let full = PlatformChecks(
             preemptionAndHolds: true, quietFromKernel: true, storyHolds: true, childConfinement: true,
-            locksInLibraries: true)
+            locksInLibraries: true, sameCPUCount: true)
         XCTAssertFalse(StudentProgress.render([passing], platform: full).contains("provisionally"))
 
         let file = root.appendingPathComponent(".racelab/progress.json")
