@@ -9,9 +9,15 @@ if [ $# -ne 2 ] || [ ! -f "$1" ] || [ ! -d "$2" ]; then
 fi
 output=$1 logs=$2
 show() {
-    local file="$logs/$1-$2-$3-$4.log"
-    echo "---- $file (last 120 lines) ----"
-    if [ -f "$file" ]; then tail -n 120 "$file"; else echo "(no log kept)"; fi
+    local found=0 file
+    # An explore run split into shards keeps one log a shard: <...>-<seed>-shard<N>.log.
+    for file in "$logs/$1-$2-$3-$4.log" "$logs/$1-$2-$3-$4"-shard*.log; do
+        [ -f "$file" ] || continue
+        found=1
+        echo "---- $file (last 120 lines) ----"
+        tail -n 120 "$file"
+    done
+    [ "$found" = 1 ] || echo "---- $logs/$1-$2-$3-$4.log: no log kept ----"
 }
 # "FAIL deadlock fixed (stress) is NOT clean: lab deadlock, variant fixed, seed 2067.", then
 # "  also seed 2068 (same command with --seed 2068): ..." for more failing runs (3 shown).

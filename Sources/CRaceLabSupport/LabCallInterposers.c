@@ -79,6 +79,8 @@ struct rl_tracked_work {
     int64_t story;
     /// Group work: the group is left only after the block is let go of, so that is never deferred.
     int releases_at_once;
+    /// A barrier on a queue whose blocks wait for the pool: its end is told (QueueKinds.c).
+    void *barrier_of;
 };
 
 RL_INVISIBLE static int defer_release(void *block);
@@ -95,6 +97,7 @@ RL_INVISIBLE static void run_tracked(void *raw) {
     } else {
         tracked.work(tracked.context);
     }
+    if (tracked.barrier_of != NULL) rl_queue_barrier_ended(tracked.barrier_of);
     rl_quiet_work_ended();
 }
 
@@ -111,6 +114,7 @@ RL_INVISIBLE static struct rl_tracked_work *track(void *block, void *context, vo
     tracked->counted = counted;
     tracked->story = rl_quiet_work_queued(counted);
     tracked->releases_at_once = 0;
+    tracked->barrier_of = NULL;
     return tracked;
 }
 
@@ -267,6 +271,7 @@ RL_INVISIBLE void dispatch_barrier_async(void *queue, void *block) {
         __interceptor_dispatch_barrier_async(queue, block);
         return;
     }
+    if (rl_queue_barrier_sent(queue)) tracked->barrier_of = queue;
     __interceptor_dispatch_barrier_async_f(queue, tracked, run_tracked);
 }
 
@@ -276,6 +281,7 @@ RL_INVISIBLE void dispatch_barrier_async_f(void *queue, void *context, void (*wo
         __interceptor_dispatch_barrier_async_f(queue, context, work);
         return;
     }
+    if (rl_queue_barrier_sent(queue)) tracked->barrier_of = queue;
     __interceptor_dispatch_barrier_async_f(queue, tracked, run_tracked);
 }
 

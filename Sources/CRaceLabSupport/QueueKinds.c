@@ -27,7 +27,11 @@
 extern char _dispatch_queue_attr_concurrent __attribute__((weak));
 
 static void *side_by_side[RL_QUEUE_SLOTS];  // queues whose blocks wait for the pool
+static int64_t held_back[RL_QUEUE_SLOTS];    // its suspensions, activation to come, barriers under way
 static void *concurrent_attrs[RL_ATTR_SLOTS];
+static void *inactive_attrs[RL_ATTR_SLOTS];  // made inactive: the queue waits for dispatch_activate
+
+extern void __interceptor_dispatch_resume(void *object);
 
 // libdispatch's own functions, found on first use (a library's constructor may make a queue
 // before this program's constructors run).
@@ -44,13 +48,26 @@ RL_INVISIBLE static int listed(void **table, int size, void *value) {
     return 0;
 }
 
-/// Puts `value` in `table` once (a free slot taken with a compare-and-swap).
-RL_INVISIBLE static void list(void **table, int size, void *value) {
-    if (value == NULL || listed(table, size, value)) return;
+/// The slot of `value` in `table`; -1 when it is not there.
+RL_INVISIBLE static int slot_of(void **table, int size, void *value) {
+    if (value == NULL) return -1;
+    for (int i = 0; i < size; i++) {
+        if (LOAD(&table[i]) == value) return i;
+    }
+    return -1;
+}
+
+/// Puts `value` in `table` once (a free slot taken with a compare-and-swap); its slot, or -1
+/// when the table is full.
+RL_INVISIBLE static int list(void **table, int size, void *value) {
+    if (value == NULL) return -1;
+    int found = slot_of(table, size, value);
+    if (found >= 0) return found;
     for (int i = 0; i < size; i++) {
         void *expected = NULL;
-        if (__atomic_compare_exchange_n(&table[i], &expected, value, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return;
+        if (__atomic_compare_exchange_n(&table[i], &expected, value, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return i;
     }
+    return -1;
 }
 
 RL_INVISIBLE static void unlist(void **table, int size, void *value) {
@@ -65,16 +82,27 @@ RL_INVISIBLE static int is_concurrent_attr(void *attr) {
                             || listed(concurrent_attrs, RL_ATTR_SLOTS, attr));
 }
 
-/// A derived attribute is concurrent when the one it came from was.
+/// A derived attribute is concurrent (or inactive) when the one it came from was.
 RL_INVISIBLE static void *derived(void *from, void *attr) {
     if (is_concurrent_attr(from)) list(concurrent_attrs, RL_ATTR_SLOTS, attr);
+    if (listed(inactive_attrs, RL_ATTR_SLOTS, from)) list(inactive_attrs, RL_ATTR_SLOTS, attr);
     return attr;
 }
 
-RL_INVISIBLE static void *made(void *queue, void *attr) {
-    if (is_concurrent_attr(attr)) list(side_by_side, RL_QUEUE_SLOTS, queue);
-    else unlist(side_by_side, RL_QUEUE_SLOTS, queue);
+/// A queue just made: its blocks wait for the pool if it is concurrent and runs on the pool
+/// itself (no target, or a global queue), not through a serial queue it targets.
+RL_INVISIBLE static void *made(void *queue, void *attr, void *target) {
+    unlist(side_by_side, RL_QUEUE_SLOTS, queue);
+    if (!is_concurrent_attr(attr) || (target != NULL && !listed(side_by_side, RL_QUEUE_SLOTS, target))) return queue;
+    int slot = list(side_by_side, RL_QUEUE_SLOTS, queue);
+    if (slot >= 0) STORE(&held_back[slot], listed(inactive_attrs, RL_ATTR_SLOTS, attr) ? 1 : 0);
     return queue;
+}
+
+/// `queue`'s blocks are held back one more time (`change` 1) or one less (-1).
+RL_INVISIBLE static void hold_back(void *queue, int64_t change) {
+    int slot = slot_of(side_by_side, RL_QUEUE_SLOTS, queue);
+    if (slot >= 0) ADD(&held_back[slot], change);
 }
 
 RL_INVISIBLE void *dispatch_get_global_queue(long identifier, unsigned long flags) {
@@ -88,12 +116,12 @@ RL_INVISIBLE void *dispatch_get_global_queue(long identifier, unsigned long flag
 
 RL_INVISIBLE void *dispatch_queue_create(const char *label, void *attr) {
     RL_REAL(void *(*)(const char *, void *), "dispatch_queue_create");
-    return made(real(label, attr), attr);
+    return made(real(label, attr), attr, NULL);
 }
 
 RL_INVISIBLE void *dispatch_queue_create_with_target(const char *label, void *attr, void *target) {
     RL_REAL(void *(*)(const char *, void *, void *), "dispatch_queue_create_with_target");
-    return made(real(label, attr, target), attr);
+    return made(real(label, attr, target), attr, target);
 }
 
 RL_INVISIBLE void *dispatch_queue_attr_make_with_qos_class(void *attr, unsigned int qos, int priority) {
@@ -108,7 +136,9 @@ RL_INVISIBLE void *dispatch_queue_attr_make_with_autorelease_frequency(void *att
 
 RL_INVISIBLE void *dispatch_queue_attr_make_initially_inactive(void *attr) {
     RL_REAL(void *(*)(void *), "dispatch_queue_attr_make_initially_inactive");
-    return derived(attr, real(attr));
+    void *inactive = derived(attr, real(attr));
+    list(inactive_attrs, RL_ATTR_SLOTS, inactive);
+    return inactive;
 }
 
 RL_INVISIBLE void *dispatch_queue_attr_make_with_overcommit(void *attr, _Bool overcommit) {
@@ -125,7 +155,49 @@ RL_INVISIBLE void dispatch_queue_set_width(void *queue, long width) {
     real(queue, width);
 }
 
-RL_INVISIBLE int rl_queue_waits_for_pool(void *queue) { return listed(side_by_side, RL_QUEUE_SLOTS, queue); }
+// A suspended queue, one not activated yet, and one behind a barrier hold their blocks back
+// themselves: those blocks wait for the lab, not for the pool.
+RL_INVISIBLE void dispatch_suspend(void *object) {
+    RL_REAL(void (*)(void *), "dispatch_suspend");
+    hold_back(object, 1);
+    real(object);
+}
+
+RL_INVISIBLE void dispatch_resume(void *object) {
+    hold_back(object, -1);
+    __interceptor_dispatch_resume(object);
+}
+
+RL_INVISIBLE void dispatch_activate(void *object) {
+    RL_REAL(void (*)(void *), "dispatch_activate");
+    int slot = slot_of(side_by_side, RL_QUEUE_SLOTS, object);
+    if (slot >= 0) {  // activating an active queue does nothing: only the first counts
+        int64_t inactive = 1;
+        __atomic_compare_exchange_n(&held_back[slot], &inactive, 0, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+    }
+    real(object);
+}
+
+// Sent through a serial queue from now on: its blocks wait for that queue, not for the pool.
+RL_INVISIBLE void dispatch_set_target_queue(void *object, void *target) {
+    RL_REAL(void (*)(void *, void *), "dispatch_set_target_queue");
+    if (target != NULL && !listed(side_by_side, RL_QUEUE_SLOTS, target)) unlist(side_by_side, RL_QUEUE_SLOTS, object);
+    real(object, target);
+}
+
+RL_INVISIBLE int rl_queue_barrier_sent(void *queue) {
+    int slot = slot_of(side_by_side, RL_QUEUE_SLOTS, queue);
+    if (slot < 0) return 0;
+    ADD(&held_back[slot], 1);
+    return 1;
+}
+
+RL_INVISIBLE void rl_queue_barrier_ended(void *queue) { hold_back(queue, -1); }
+
+RL_INVISIBLE int rl_queue_waits_for_pool(void *queue) {
+    int slot = slot_of(side_by_side, RL_QUEUE_SLOTS, queue);
+    return slot >= 0 && LOAD(&held_back[slot]) <= 0;
+}
 #define RL_QUEUE_KINDS_INTERPOSED 1
 #endif
 #endif
@@ -135,4 +207,9 @@ RL_INVISIBLE int rl_queue_waits_for_pool(void *queue) {
     (void)queue;
     return 0;  // no interposers: work on other queues is not counted
 }
+RL_INVISIBLE int rl_queue_barrier_sent(void *queue) {
+    (void)queue;
+    return 0;
+}
+RL_INVISIBLE void rl_queue_barrier_ended(void *queue) { (void)queue; }
 #endif

@@ -33,8 +33,10 @@
 #define RL_QUIET_SLOTS 1024
 #define RL_QUIET_MAX_THREADS 512
 
-static int64_t waiting_work;     // sent to the main queue, a pool's queue, or after a delay; not begun
-static int64_t story;            // the scenario run counted now: work sent before it is not its
+// The story counted now (high 32 bits: work sent before it is not its) and the work sent in it
+// to the main queue, a pool's queue or after a delay that has not begun (low 32 bits): one
+// word, so a story beginning between a block's count and its story's read cannot split them.
+static int64_t waiting;
 static int64_t threads_starting;  // created, not yet running
 static int64_t threads_alive;     // created through pthread_create and not yet ended
 static int64_t slot_thread[RL_QUIET_SLOTS];  // kernel thread id, 0: free
@@ -61,20 +63,26 @@ __attribute__((constructor)) RL_INVISIBLE static void make_key(void) { pthread_k
 
 RL_INVISIBLE static intptr_t own_slot(void) { return (intptr_t)pthread_getspecific(slot_key) - 1; }
 
+#define RL_STORY_OF(word) ((word) >> 32)
+#define RL_COUNT_OF(word) ((word) & 0xFFFFFFFF)
+
 RL_INVISIBLE void rl_quiet_begin_story(void) {
-    ADD(&story, 1);
-    STORE(&waiting_work, 0);
+    int64_t word = LOAD(&waiting);
+    while (!__atomic_compare_exchange_n(&waiting, &word, (RL_STORY_OF(word) + 1) << 32, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
 }
 
 RL_INVISIBLE int64_t rl_quiet_work_queued(int counted) {
-    if (counted) ADD(&waiting_work, 1);
-    return LOAD(&story);
+    if (!counted) return RL_STORY_OF(LOAD(&waiting));
+    return RL_STORY_OF(ADD(&waiting, 1));
 }
 
 RL_INVISIBLE void rl_quiet_work_began(int counted, int64_t sent_in_story) {
     intptr_t index = own_slot();
     if (index >= 0 && index < RL_QUIET_SLOTS) ADD(&slot_running[index], 1);
-    if (counted && sent_in_story == LOAD(&story)) ADD(&waiting_work, -1);
+    if (!counted) return;
+    int64_t word = LOAD(&waiting);
+    while (RL_STORY_OF(word) == sent_in_story && RL_COUNT_OF(word) > 0
+           && !__atomic_compare_exchange_n(&waiting, &word, word - 1, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
 }
 
 RL_INVISIBLE void rl_quiet_work_ended(void) {
@@ -368,7 +376,7 @@ RL_INVISIBLE static int nothing_pending(int64_t *busy, int flags) {
         *busy = -2;
         return 0;
     }
-    if (!(flags & RL_QUIET_THREADS_ONLY) && LOAD(&waiting_work) > 0) {
+    if (!(flags & RL_QUIET_THREADS_ONLY) && RL_COUNT_OF(LOAD(&waiting)) > 0) {
         *busy = -1;
         return 0;
     }
@@ -437,4 +445,4 @@ RL_INVISIBLE int rl_quiet_look(int64_t *busy, int flags) {
     return 1;
 }
 
-RL_INVISIBLE int64_t rl_quiet_queued_work(void) { return LOAD(&waiting_work); }
+RL_INVISIBLE int64_t rl_quiet_queued_work(void) { return RL_COUNT_OF(LOAD(&waiting)); }

@@ -40,7 +40,10 @@ public enum LabQuiet {
         var busy: Int64 = 0
         guard rl_quiet_look(&busy, 0) == 0 else { return "it is quiet now" }
         switch busy {
-        case -1: return "\(rl_quiet_queued_work()) block(s) sent to the main queue or after a delay had not begun"
+        case -1:
+            return
+                "\(rl_quiet_queued_work()) block(s) sent to the main queue, to a queue that waits for Dispatch's pool, "
+                + "or after a delay had not begun"
         case -2: return "a thread was being started"
         case -3: return "a thread held a controller until the user's next action"
         case -4: return "a checkpoint was hit in the last 300 ms (this system cannot say what a thread waits for)"

@@ -138,7 +138,10 @@ public final class ScenarioRun {
     public func busyWait(timeout: Double, _ condition: () -> Bool) -> Bool {
         StoryWait.bounded(seconds: timeout) {
             var deadline = LabDeadline(seconds: timeout)
-            while !condition() { if deadline.hasPassed() { return false } }
+            while !condition() {
+                StoryWait.looked()
+                if deadline.hasPassed() { return false }
+            }
             return true
         }
     }
@@ -151,6 +154,7 @@ public final class ScenarioRun {
         StoryWait.bounded(seconds: timeout) {
             var deadline = LabDeadline(seconds: timeout, ownTime: ownTime)
             while !condition() {
+                StoryWait.looked()
                 if deadline.hasPassed() { return false }
                 MainRunLoopTurn.take()
             }

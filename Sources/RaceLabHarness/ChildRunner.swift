@@ -216,8 +216,9 @@ public enum ChildRunner {
             }
             if killedFor != nil {
                 tracked.formUnion(ProcessTree.descendants(of: pid, in: ProcessTree.snapshot()))
-                if killedFor == .killedAfterStall {
-                    threadsAtKill = ThreadStates.describe(child: pid, descendants: tracked.map(\.pid))
+                if killedFor == .killedAfterStall {  // the processes there now, not ones gone since
+                    let now = ProcessTree.descendants(of: pid, in: ProcessTree.snapshot())
+                    threadsAtKill = ThreadStates.describe(child: pid, descendants: now.map(\.pid))
                 }
                 sendSignal(-pid, SIGKILL)
                 sendSignal(pid, SIGKILL)
@@ -272,23 +273,22 @@ public enum ChildRunner {
     }
 
     /// What the watchdog reads from one heartbeat (decoded once).
-    struct HeartbeatSignatures: Equatable {
-        /// "iteration/hits/story wait": a change is progress; so is a wait of the story's own,
-        /// while it holds a thread, beginning or ending (the held thread goes on after it).
+    struct HeartbeatSignatures {
+        /// "iteration/hits": a change is progress.
         var progress: String
         /// The iteration it names ("12"): a change is a new iteration.
         var iteration: String
-        /// The limit of the story's own wait it names (`StoryWait`), if any.
-        var storyWait: Double?
+        /// The story's own wait it names (`StoryWait`), if any: its number and limit.
+        var storyWait: (number: Int, seconds: Double)?
 
         init(_ line: String) {
             guard case .progress(let beat) = ChildChannel.decode(line) else {
                 (progress, iteration) = (line, line)
                 return
             }
-            progress = "\(beat.iteration)/\(beat.checkpointHits)/\(beat.storyWait?.number ?? 0)"
+            progress = "\(beat.iteration)/\(beat.checkpointHits)"
             iteration = String(beat.iteration)
-            storyWait = beat.storyWait?.seconds
+            storyWait = beat.storyWait.map { ($0.number, $0.seconds) }
         }
     }
 

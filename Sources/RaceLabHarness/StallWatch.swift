@@ -16,8 +16,9 @@ struct StallWatch {
     /// Time the child waited for a CPU, not yet taken off watched time.
     private var cpuCredit = 0.0
     /// Time the story may still spend in its own wait while it holds a lab thread (`StoryWait`),
-    /// not counted as the lab's.
+    /// not counted as the lab's; and the last wait granted it (each wait once, never renewed).
     private var storyWaitLeft = 0.0
+    private var storyWaitGranted = 0
 
     init(timeout: Double, missedLook: Double = 1) {
         self.timeout = timeout
@@ -31,11 +32,22 @@ struct StallWatch {
     /// no progress for `timeout` seconds of watched time. `waitedForCPU`: seconds the child
     /// waited for a CPU since it was last said (`CPUWait`: the most any one of its threads
     /// waited); time the child was starved does not count, whichever looks it fell between.
-    /// `storyWait`: the limit, in seconds, of a wait of the story's own while it holds a lab
-    /// thread, said with a signature that names that wait: up to that much of the time from there
-    /// is the story's, not the lab's.
-    mutating func stalled(signature: String?, now: Date, waitedForCPU: Double = 0, storyWait: Double? = nil) -> Bool {
+    /// `storyWait`: a wait of the story's own while it holds a lab thread (its number and limit
+    /// in seconds): up to that much of the time from its first mention is the story's, not the
+    /// lab's. A wait is granted once, the first time its number is seen (a number not above the
+    /// last one granted is an outer wait coming back, or an old one); without one, nothing is.
+    mutating func stalled(
+        signature: String?, now: Date, waitedForCPU: Double = 0, storyWait: (number: Int, seconds: Double)? = nil
+    ) -> Bool {
         cpuCredit += max(waitedForCPU, 0)
+        if let storyWait {
+            if storyWait.number > storyWaitGranted {
+                storyWaitGranted = storyWait.number
+                storyWaitLeft = max(storyWait.seconds, 0)
+            }
+        } else {
+            storyWaitLeft = 0
+        }
         if let lastLook {
             let gap = now.timeIntervalSince(lastLook)
             if gap > 0, gap <= missedLook {
@@ -51,7 +63,6 @@ struct StallWatch {
             lastSignature = signature
             watched = 0
             cpuCredit = 0
-            storyWaitLeft = max(storyWait ?? 0, 0)
         }
         return watched > timeout
     }

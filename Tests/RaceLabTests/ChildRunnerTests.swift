@@ -365,27 +365,32 @@ final class StallWatchTests: XCTestCase {
 
     /// A story that holds a lab thread and waits, with a limit, is not the lab hanging: up to
     /// the wait's limit of that silence is the story's. Past it, or with no wait said, the
-    /// watchdog counts again.
+    /// watchdog counts again; and a wait is granted once (an outer wait coming back after an
+    /// inner one, or the same wait said again, grants nothing more).
     func testAStoryWaitWhileItHoldsAThreadIsNotCountedUpToItsLimit() {
         let start = Date()
-        func look(_ watch: inout StallWatch, for seconds: Double, signature: String, storyWait: Double?) -> Bool {
+        func look(
+            _ watch: inout StallWatch, from: Double = 0, for seconds: Double, wait: (number: Int, seconds: Double)?
+        ) -> Bool {
             var stalled = false
             for tick in 0...Int(seconds / 0.02) {
-                let now = start + Double(tick) * 0.02
-                stalled = watch.stalled(signature: signature, now: now, storyWait: storyWait) || stalled
+                let now = start + from + Double(tick) * 0.02
+                stalled = watch.stalled(signature: "1/5", now: now, storyWait: wait) || stalled
             }
             return stalled
         }
         var excused = StallWatch(timeout: 1)
         XCTAssertFalse(
-            look(&excused, for: 3.5, signature: "1/5/7", storyWait: 3),
-            "3.5 s of silence, 3 of them the story's own wait: 0.5 s watched")
+            look(&excused, for: 3.5, wait: (7, 3)), "3.5 s of silence, 3 of them the story's own wait: 0.5 s watched")
         var tooLong = StallWatch(timeout: 1)
-        XCTAssertTrue(
-            look(&tooLong, for: 4.5, signature: "1/5/7", storyWait: 3),
-            "past the wait's limit the lab's own silence counts: 1.5 s watched")
+        XCTAssertTrue(look(&tooLong, for: 4.5, wait: (7, 3)), "past the wait's limit the lab's silence counts")
         var noWait = StallWatch(timeout: 1)
-        XCTAssertTrue(look(&noWait, for: 1.5, signature: "1/5/0", storyWait: nil), "no story wait: a stall")
+        XCTAssertTrue(look(&noWait, for: 1.5, wait: nil), "no story wait: a stall")
+        var renewed = StallWatch(timeout: 1)
+        XCTAssertFalse(look(&renewed, for: 2.5, wait: (8, 2)))
+        XCTAssertFalse(look(&renewed, from: 2.52, for: 0.3, wait: (9, 0.2)), "an inner wait: 0.2 s more")
+        XCTAssertTrue(
+            look(&renewed, from: 2.84, for: 1.2, wait: (8, 2)), "the outer wait again: nothing more, a stall")
     }
 
     /// A heartbeat's wait is part of what the watchdog reads from it, decoded once.
@@ -393,12 +398,13 @@ final class StallWatchTests: XCTestCase {
         let beat = ChildChannel.Progress(
             iteration: 3, checkpointHits: 40, threads: [], storyWait: .init(number: 9, seconds: 2.5))
         let read = ChildRunner.HeartbeatSignatures(ChildChannel.encode(beat))
-        XCTAssertEqual(read.progress, "3/40/9")
+        XCTAssertEqual(read.progress, "3/40")
         XCTAssertEqual(read.iteration, "3")
-        XCTAssertEqual(read.storyWait, 2.5)
+        XCTAssertEqual(read.storyWait?.number, 9)
+        XCTAssertEqual(read.storyWait?.seconds, 2.5)
         let plain = ChildRunner.HeartbeatSignatures(
             ChildChannel.encode(ChildChannel.Progress(iteration: 3, checkpointHits: 40, threads: [])))
-        XCTAssertEqual(plain.progress, "3/40/0")
+        XCTAssertEqual(plain.progress, "3/40")
         XCTAssertNil(plain.storyWait)
     }
 

@@ -80,6 +80,41 @@ final class QueueKindsTests: XCTestCase {
         XCTAssertTrue(goesQuiet(), "the last task waits for a task, which waits for the story: quiet")
     }
 
+    /// A concurrent queue that holds its blocks back itself (suspended, not activated yet, behind
+    /// a barrier that waits, or sending them through a serial queue that is stuck): a block sent
+    /// to it waits for the lab, not for the pool. The lab is quiet.
+    func testABlockAQueueHoldsBackItselfIsQuiet() {
+        rl_quiet_begin_story()
+        let suspended = DispatchQueue(label: "lab.suspended", attributes: .concurrent)
+        suspended.suspend()
+        defer { suspended.resume() }
+        suspended.async {}
+        XCTAssertTrue(goesQuiet(), "a suspended queue's block")
+
+        rl_quiet_begin_story()
+        let inactive = DispatchQueue(label: "lab.inactive", attributes: [.concurrent, .initiallyInactive])
+        defer { inactive.activate() }
+        inactive.async {}
+        XCTAssertTrue(goesQuiet(), "a block of a queue not activated yet")
+
+        rl_quiet_begin_story()
+        let gate = DispatchSemaphore(value: 0)
+        defer { gate.signal() }
+        let barriered = DispatchQueue(label: "lab.barrier", attributes: .concurrent)
+        barriered.async(flags: .barrier) { gate.wait() }
+        barriered.async {}
+        XCTAssertTrue(goesQuiet(), "a block behind a barrier that waits")
+
+        rl_quiet_begin_story()
+        let serialGate = DispatchSemaphore(value: 0)
+        defer { serialGate.signal() }
+        let serial = DispatchQueue(label: "lab.serial-target")
+        serial.async { serialGate.wait() }
+        let throughSerial = DispatchQueue(label: "lab.through-serial", attributes: .concurrent, target: serial)
+        throughSerial.async {}
+        XCTAssertTrue(goesQuiet(), "a block sent through a serial queue that is stuck")
+    }
+
     /// A serial queue whose block waits (for the story) holds the next block back: the lab is
     /// quiet, as nothing in it can go on by itself.
     func testABlockBehindAStuckSerialBlockIsQuiet() {

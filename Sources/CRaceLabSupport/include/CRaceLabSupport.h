@@ -155,6 +155,10 @@ int rl_usable_cpus(void);
 /// 1 when blocks sent to `queue` wait for Dispatch's pool (a global or concurrent queue the lab
 /// made; QueueKinds.c), 0 otherwise or where the calls that make queues are not interposed.
 int rl_queue_waits_for_pool(void *queue);
+/// A barrier sent to `queue` (1: the queue is one that waits for the pool, and the barrier's end
+/// must be told with rl_queue_barrier_ended), and its end.
+int rl_queue_barrier_sent(void *queue);
+void rl_queue_barrier_ended(void *queue);
 /// 1: this thread is paused at a scripted checkpoint, waiting for the story (left out meanwhile,
 /// so the story can wait for the rest of the lab to go quiet); 0: it goes on.
 void rl_quiet_paused(int paused);
