@@ -19,8 +19,7 @@ final class ReaderWriterFixed: ReaderWriterController {
 
     func rename(to name: ReaderWriterName) {
         // FIX: a barrier block: no reader (and no other rename) runs while both fields change.
-        // On Linux keep this exact call: `async(group:flags:)` and `DispatchWorkItem(flags: .barrier)`
-        // were measured to run as plain blocks there (see the lesson).
+        // The plainest of the barrier forms (the lesson says why the others need care on Linux).
         queue.async(flags: .barrier) {
             self.first = self.typist.type(name.first)
             self.last = self.typist.type(name.last)

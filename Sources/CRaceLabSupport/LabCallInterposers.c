@@ -39,6 +39,10 @@ extern void __interceptor_dispatch_barrier_async(void *queue, void *block);
 extern void __interceptor_dispatch_after(uint64_t when, void *queue, void *block);
 extern void __interceptor_dispatch_group_async(void *group, void *queue, void *block);
 extern void __interceptor_dispatch_group_notify(void *group, void *queue, void *block);
+extern void dispatch_group_enter(void *group);
+extern void dispatch_group_leave(void *group);
+extern void dispatch_retain(void *object);
+extern void dispatch_release(void *object);
 
 // A self-hold counts a thread's synchronisation points by signalling its own thread each time
 // one passes. On entering a blocking call TSan handles pending signals in a loop until none is
@@ -81,6 +85,8 @@ struct rl_tracked_work {
     int releases_at_once;
     /// A barrier on a queue whose blocks wait for the pool: its end is told (QueueKinds.c).
     void *barrier_of;
+    /// A group the work entered and leaves when it ends (a group's barrier block).
+    void *group_to_leave;
 };
 
 RL_INVISIBLE static int defer_release(void *block);
@@ -93,11 +99,15 @@ RL_INVISIBLE static void run_tracked(void *raw) {
     if (tracked.takes_hold) rl_hold_take_over();
     if (tracked.block) {
         ((struct rl_block_layout *)tracked.block)->invoke(tracked.block);
-        if (!tracked.releases_at_once && !defer_release(tracked.block)) _Block_release(tracked.block);
+        if (tracked.releases_at_once || !defer_release(tracked.block)) _Block_release(tracked.block);
     } else {
         tracked.work(tracked.context);
     }
     if (tracked.barrier_of != NULL) rl_queue_barrier_ended(tracked.barrier_of);
+    if (tracked.group_to_leave != NULL) {  // a group's barrier block (below), let go of already
+        dispatch_group_leave(tracked.group_to_leave);
+        dispatch_release(tracked.group_to_leave);
+    }
     rl_quiet_work_ended();
 }
 
@@ -115,6 +125,7 @@ RL_INVISIBLE static struct rl_tracked_work *track(void *block, void *context, vo
     tracked->story = rl_quiet_work_queued(counted);
     tracked->releases_at_once = 0;
     tracked->barrier_of = NULL;
+    tracked->group_to_leave = NULL;
     return tracked;
 }
 
@@ -247,7 +258,32 @@ RL_INVISIBLE static int hand_over(void *queue) {
     return 1;
 }
 
+// A block made by dispatch_block_create (Swift's `DispatchWorkItem(flags:)`, and
+// `async(group:flags:)`) keeps its flags in libdispatch's own data right after the block's
+// header, marked by a magic number. Passed on as a plain function (as TSan's interceptors pass
+// every block) it would lose them: a barrier work item would run beside the queue's other
+// blocks, and a correct reader-writer fix would race. So a barrier block is sent as a barrier.
+// Anything that does not look exactly like libdispatch's block (its invoke function inside
+// libdispatch, the magic number) is taken as a plain block.
+#define RL_DISPATCH_BLOCK_MAGIC 0xD159B10CUL
+RL_INVISIBLE void dispatch_barrier_async(void *queue, void *block);
+#define RL_DISPATCH_BLOCK_BARRIER 0x1UL
+
+RL_INVISIBLE static int is_barrier_block(void *block) {
+    if (block == NULL) return 0;
+    Dl_info info;
+    void *invoke = (void *)((struct rl_block_layout *)block)->invoke;
+    if (dladdr(invoke, &info) == 0 || info.dli_fname == NULL || strstr(info.dli_fname, "libdispatch") == NULL) return 0;
+    // isa, flags, reserved, invoke, descriptor: then the private data (magic, flags...).
+    const unsigned long *data = (const unsigned long *)((const char *)block + 2 * sizeof(void *) + 2 * sizeof(int) + sizeof(void *));
+    return data[0] == RL_DISPATCH_BLOCK_MAGIC && (data[1] & RL_DISPATCH_BLOCK_BARRIER) != 0;
+}
+
 RL_INVISIBLE void dispatch_async(void *queue, void *block) {
+    if (is_barrier_block(block)) {
+        dispatch_barrier_async(queue, block);
+        return;
+    }
     struct rl_tracked_work *tracked = track(block, NULL, NULL, hand_over(queue), awaited(queue));
     if (tracked == NULL) {
         __interceptor_dispatch_async(queue, block);
@@ -304,12 +340,21 @@ RL_INVISIBLE void dispatch_after_f(uint64_t when, void *queue, void *context, vo
 }
 
 RL_INVISIBLE void dispatch_group_async(void *group, void *queue, void *block) {
-    struct rl_tracked_work *tracked = track(block, NULL, NULL, 0, awaited(queue));
+    int barrier = is_barrier_block(block);
+    struct rl_tracked_work *tracked = track(block, NULL, NULL, 0, barrier ? is_main(queue) : awaited(queue));
     if (tracked == NULL) {
         __interceptor_dispatch_group_async(group, queue, block);
         return;
     }
     tracked->releases_at_once = 1;
+    if (barrier) {  // no group barrier call: the group is entered here and left at the end
+        dispatch_retain(group);
+        dispatch_group_enter(group);
+        tracked->group_to_leave = group;
+        if (rl_queue_barrier_sent(queue)) tracked->barrier_of = queue;
+        __interceptor_dispatch_barrier_async_f(queue, tracked, run_tracked);
+        return;
+    }
     __interceptor_dispatch_group_async_f(group, queue, tracked, run_tracked);
 }
 

@@ -6,6 +6,7 @@ public let readerWriterCorpus = LabSolutions(ReaderWriterLab.self, [
     LabVariant(.validFix, name: "valid-serial-queue") { ReaderWriterValidSerialQueue(environment: $0) },
     LabVariant(.validFix, name: "valid-rwlock") { ReaderWriterValidRWLock(environment: $0) },
     LabVariant(.validFix, name: "valid-mutex-name") { ReaderWriterValidMutexName(environment: $0) },
+    LabVariant(.validFix, name: "valid-work-item-barrier") { ReaderWriterValidWorkItemBarrier(environment: $0) },
     LabVariant(.wrongFix, name: "wrong-lock-writes-only") { ReaderWriterWrongLockWritesOnly(environment: $0) },
     LabVariant(.wrongFix, name: "wrong-barrier-reads") { ReaderWriterWrongBarrierReads(environment: $0) },
     LabVariant(.wrongFix, name: "wrong-writer-queue-only") { ReaderWriterWrongWriterQueueOnly(environment: $0) },
