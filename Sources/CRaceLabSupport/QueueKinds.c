@@ -7,17 +7,21 @@
 #include "Invisible.h"
 
 // Which queues wait for Dispatch's pool: the global queues (as `DispatchQueue.global()` gives
-// them) and every concurrent queue the lab makes. A block sent to one begins when the pool has a thread for it; with as many blocks
-// blocked as the pool is wide (2 in a lab child, LabCPUs.c), that is when Dispatch grows the
-// pool, on Linux up to a second later. Such a block is work in hand, as much as one sent to the
-// main queue: the lab is not quiet until it has begun (LabCallInterposers.c counts it). A serial
-// queue's block never waits for the pool (Dispatch gives those a thread at once); if it waits,
-// it waits behind its queue's own block, which the lab must finish.
+// them) and every concurrent queue the lab makes. A block sent to one begins when the pool has
+// a thread for it; with as many blocks blocked as the pool is wide (2 in a lab child,
+// LabCPUs.c), that is when Dispatch grows the pool, on Linux up to a second later. Such a block
+// is work in hand, as much as one sent to the main queue: the lab is not quiet until it has
+// begun (LabCallInterposers.c counts it). A serial queue's block never waits for the pool
+// (Dispatch gives those a thread at once); if it waits, it waits behind its queue's own block,
+// which the lab must finish.
 //
 // Known from the calls that make them, interposed here: a queue is concurrent when made with
 // the concurrent attribute or one derived from it (with a QoS, inactive...), and not when made
-// with overcommit, which starts a thread at once too. A queue made again at the same address is
-// what its new attributes say. Tables full (far beyond any lab): not counted, as before.
+// with overcommit (a thread at once), nor once given a width of its own or a serial queue as its
+// target. While a queue holds its blocks back itself (suspended, not activated yet, a barrier
+// under way), a block sent to it is not counted either: it waits for the lab. A queue made
+// again at the same address is what its new attributes say. Tables full (far beyond any lab):
+// not counted, as before.
 #if RL_LINUX_FACILITIES && defined(__has_feature)
 #if __has_feature(thread_sanitizer)
 
@@ -39,15 +43,6 @@ extern void __interceptor_dispatch_resume(void *object);
     static __typeof__((type)0) real = NULL; \
     if (real == NULL) real = (type)dlsym(RTLD_NEXT, name)
 
-/// `value` in `table` (1), or not (0).
-RL_INVISIBLE static int listed(void **table, int size, void *value) {
-    if (value == NULL) return 0;
-    for (int i = 0; i < size; i++) {
-        if (LOAD(&table[i]) == value) return 1;
-    }
-    return 0;
-}
-
 /// The slot of `value` in `table`; -1 when it is not there.
 RL_INVISIBLE static int slot_of(void **table, int size, void *value) {
     if (value == NULL) return -1;
@@ -56,6 +51,8 @@ RL_INVISIBLE static int slot_of(void **table, int size, void *value) {
     }
     return -1;
 }
+
+RL_INVISIBLE static int listed(void **table, int size, void *value) { return slot_of(table, size, value) >= 0; }
 
 /// Puts `value` in `table` once (a free slot taken with a compare-and-swap); its slot, or -1
 /// when the table is full.
