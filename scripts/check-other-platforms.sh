@@ -19,7 +19,8 @@ failed=0
 cat > "$work/apple.h" <<'H'
 #include <pthread.h>
 #include <spawn.h>
-int rl_apple_pthread_threadid_np(void *thread, unsigned long long *thread_id);
+#include <stdint.h>
+int rl_apple_pthread_threadid_np(void *thread, uint64_t *thread_id);  /* __uint64_t * on Apple */
 #define pthread_threadid_np(thread, id) rl_apple_pthread_threadid_np((void *)(thread), (id))
 int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
 int posix_spawn_file_actions_addchdir_np(posix_spawn_file_actions_t *actions, const char *path);
@@ -36,8 +37,10 @@ compile_all() {
     local objects="$work/$label"
     mkdir -p "$objects"
     for file in *.c; do
-        if ! "$CLANG" "$@" -Iinclude -std=gnu11 -w -c "$file" -o "$objects/${file%.c}.o" 2> "$work/err"; then
-            echo "  $file: does not compile"; sed 's/^/    /' "$work/err" | head -20; failed=1
+        # -Wall -Werror: what a branch leaves unused there (a variable, a function) is a warning
+        # in that platform's build, which its learner would see first.
+        if ! "$CLANG" "$@" -Iinclude -std=gnu11 -Wall -Werror -c "$file" -o "$objects/${file%.c}.o" 2> "$work/err"; then
+            echo "  $file: does not compile without warnings"; sed 's/^/    /' "$work/err" | head -20; failed=1
         fi
     done
     nm -g --defined-only "$objects"/*.o | awk '{ print $3 }' | sort -u > "$work/defined"
@@ -77,13 +80,13 @@ echo "Linux on arm64 (clang --target=aarch64-linux-gnu):"
 sysroot=/usr/aarch64-linux-gnu
 if [ -d "$sysroot/include" ]; then
     for file in *.c *.S; do
-        if ! "$CLANG" --target=aarch64-linux-gnu --sysroot="$sysroot" -isystem "$sysroot/include" -Iinclude -std=gnu11 -w \
+        if ! "$CLANG" --target=aarch64-linux-gnu --sysroot="$sysroot" -isystem "$sysroot/include" -Iinclude -std=gnu11 -Wall -Werror \
                 -c "$file" -o "$work/arm64-${file%.*}.o" 2> "$work/err"; then
             echo "  $file: does not compile for arm64"; sed 's/^/    /' "$work/err" | head -20; failed=1
         fi
     done
     # racelab stress's preemption library (a target of its own, Linux only) too.
-    if ! "$CLANG" --target=aarch64-linux-gnu --sysroot="$sysroot" -isystem "$sysroot/include" -std=gnu11 -w \
+    if ! "$CLANG" --target=aarch64-linux-gnu --sysroot="$sysroot" -isystem "$sysroot/include" -std=gnu11 -Wall -Werror \
             -c ../CRaceLabStressPreload/StressPreload.c -o "$work/arm64-StressPreload.o" 2> "$work/err"; then
         echo "  StressPreload.c: does not compile for arm64"; sed 's/^/    /' "$work/err" | head -20; failed=1
     fi

@@ -51,21 +51,21 @@ static int64_t handled_cpu_ns[RL_RECENT_THREADS];
 static int64_t handled_at_ns[RL_RECENT_THREADS];
 static int64_t recent_next;
 
-static int preempting;
-static int64_t interval_max_us, sleep_max_us;
+static int64_t signals_sent, signals_handled;
+#if RL_LINUX_FACILITIES
 static uint64_t draws;
 static uint64_t preempt_seed;
-static int64_t signals_sent, signals_handled;
+static int preempting;
+static int64_t interval_max_us, sleep_max_us;
 // 1 while the sender dozes (RL_DOZE_AFTER_US with no lab thread running): a checkpoint hit wakes it.
 static int sender_dozing;
-#if RL_LINUX_FACILITIES
 static pthread_t sender;
 static int sender_running;
-#endif
 
 RL_INVISIBLE static uint64_t draw(void) {
     return rl_mix64(LOAD(&preempt_seed) + __atomic_add_fetch(&draws, 1, __ATOMIC_RELAXED) * 0x9E3779B97F4A7C15ULL);
 }
+#endif
 
 RL_INVISIBLE void rl_preemption_wake(void) {
 #if RL_LINUX_FACILITIES

@@ -80,13 +80,6 @@ RL_INVISIBLE void rl_story_watch(intptr_t object, int alive) {
     }
 }
 
-RL_INVISIBLE static int is_watched(intptr_t object) {
-    for (int i = 0; i < RL_WATCHED; i++) {
-        if (LOAD(&watched[i]) == object) return 1;
-    }
-    return 0;
-}
-
 RL_INVISIBLE int64_t rl_story_held_now(void) { return LOAD(&held); }
 
 RL_INVISIBLE int rl_story_end_strong_holds(void) {
@@ -137,8 +130,19 @@ RL_INVISIBLE void rl_story_late_start_here(void) {
 #endif
 }
 
-RL_INVISIBLE static void after_strong_load(void *object) {
+// The Swift runtime's weak load, interposed (calls from the program's own code bind here; the
+// runtime's is found next). Everything else is as the runtime does it.
 #if RL_LINUX_FACILITIES
+static void *(*runtime_weak_load_strong)(void *);
+
+RL_INVISIBLE static int is_watched(intptr_t object) {
+    for (int i = 0; i < RL_WATCHED; i++) {
+        if (LOAD(&watched[i]) == object) return 1;
+    }
+    return 0;
+}
+
+RL_INVISIBLE static void after_strong_load(void *object) {
     if (object == NULL || !LOAD(&strong_armed) || !is_watched((intptr_t)object)) return;
     if (rl_current_thread_id() == (int64_t)getpid() || !rl_quiet_is_lab_thread(1)) return;
     int64_t steps = LOAD(&main_steps);
@@ -146,15 +150,7 @@ RL_INVISIBLE static void after_strong_load(void *object) {
     ADD(&strong_held, 1);
     hold(no_user_action_since, steps);
     ADD(&strong_held, -1);
-#else
-    (void)object;
-#endif
 }
-
-// The Swift runtime's weak load, interposed (calls from the program's own code bind here; the
-// runtime's is found next). Everything else is as the runtime does it.
-#if RL_LINUX_FACILITIES
-static void *(*runtime_weak_load_strong)(void *);
 
 __attribute__((constructor)) RL_INVISIBLE static void find_runtime_weak_load(void) {
     runtime_weak_load_strong = (void *(*)(void *))dlsym(RTLD_NEXT, "swift_weakLoadStrong");

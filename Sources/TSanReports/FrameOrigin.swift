@@ -65,9 +65,16 @@ public enum FrameOrigin: String, Codable, Sendable {
         return file.hasSuffix(".c") || file.hasSuffix(".S") || file.hasSuffix(".h")
     }
 
-    /// The origin of a shared library by its name ("libdispatch.so", "libswiftCore.so"), nil
-    /// for the program itself or a library that is not part of the system.
+    /// Apple's framework binaries, named without "lib" in a frame (atos: "(in CoreFoundation)").
+    static let appleFoundationFrameworks: Set<String> = [
+        "Foundation", "CoreFoundation", "FoundationEssentials", "FoundationInternationalization"
+    ]
+
+    /// The origin of a shared library by its name ("libdispatch.so", "libswiftCore.so",
+    /// "libsystem_pthread.dylib", "CoreFoundation"), nil for the program itself or a library
+    /// that is not part of the system.
     static func systemLibrary(_ module: String) -> FrameOrigin? {
+        if appleFoundationFrameworks.contains(module) { return .foundation }
         guard module.hasPrefix("lib") || module.hasPrefix("ld-"), module.contains(".so") || module.hasSuffix(".dylib")
         else {
             return nil
@@ -76,6 +83,10 @@ public enum FrameOrigin: String, Codable, Sendable {
         switch name {
         case "libc", "libm", "libpthread", "librt", "libdl", "libgcc_s", "libutil", "libresolv", "libBlocksRuntime":
             return .cLibrary
+        // Apple's C library is split into libsystem_*.dylib (pthread, kernel, malloc...).
+        case _ where name.hasPrefix("libsystem_") || name == "libdyld": return .cLibrary
+        // The Objective-C runtime, under Apple's Foundation.
+        case "libobjc": return .foundation
         case _ where name.hasPrefix("ld-linux") || name.hasPrefix("ld-"): return .cLibrary
         case "libstdc++", "libc++", "libc++abi", "libunwind": return .cxxLibrary
         case "libdispatch", "libswiftDispatch": return .dispatch

@@ -130,6 +130,10 @@ enum StackSpace {
             var size = 0
             guard pthread_attr_getstack(&attributes, &lowest, &size) == 0, let lowest else { return nil }
             return Int(bitPattern: lowest)
+        #elseif canImport(Darwin)
+            // Darwin gives the stack's top (it grows down) and its size. (Not yet compiled on a Mac.)
+            let thread = pthread_self()
+            return Int(bitPattern: pthread_get_stackaddr_np(thread)) - pthread_get_stacksize_np(thread)
         #else
             return nil
         #endif

@@ -3,6 +3,7 @@ import LabCatalog
 import RaceLabGrading
 import RaceLabHarness
 import RaceLabReports
+import Synchronization
 import TSanReports
 import XCTest
 
@@ -264,20 +265,19 @@ final class GradingTests: XCTestCase {
         let file = scratch.appendingPathComponent("progress.json")
         let labs = Array(testLabs.labs.prefix(6))
         let group = DispatchGroup()
-        let failures = NSLock()
-        var statuses: [Int32] = []
+        let statuses = Mutex<[Int32]>([])
         for lab in labs + labs {
             group.enter()
             DispatchQueue.global().async {
                 let status =
                     (try? LabsTestSupport.runRacelab(
                         ["hint", lab.id], environment: ["RACELAB_PROGRESS_FILE": file.path]))?.status ?? -1
-                failures.withLock { statuses.append(status) }
+                statuses.withLock { $0.append(status) }
                 group.leave()
             }
         }
         group.wait()
-        XCTAssertEqual(statuses, Array(repeating: 0, count: 12))
+        XCTAssertEqual(statuses.withLock { $0 }, Array(repeating: 0, count: 12))
         let progress = StudentProgress.load(from: file)
         for lab in labs {
             XCTAssertEqual(progress.hintsShown[lab.id], 2, "\(lab.id): two hints asked for, two counted")

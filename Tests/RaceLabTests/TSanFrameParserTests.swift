@@ -62,6 +62,15 @@ final class TSanFrameParserTests: XCTestCase {
         XCTAssertEqual(noLine.function, "partial apply for closure #2 in Worker.run()")
         XCTAssertNil(noLine.file)
         XCTAssertEqual(noLine.module, "Foundation")
+        XCTAssertEqual(noLine.origin, .foundation)
+        // Apple's system libraries, by the names atos gives them: never the learner's line.
+        for (module, origin) in [
+            ("CoreFoundation", FrameOrigin.foundation), ("libsystem_pthread.dylib", .cLibrary),
+            ("libsystem_kernel.dylib", .cLibrary), ("libdyld.dylib", .cLibrary), ("libobjc.A.dylib", .foundation),
+            ("libdispatch.dylib", .dispatch), ("libswiftCore.dylib", .swiftRuntime)
+        ] {
+            XCTAssertEqual(FrameOrigin.classify(function: "f", file: nil, module: module), origin, module)
+        }
         // A Linux frame is read as before.
         let linux = try XCTUnwrap(TSanFrameParser.frame("#1 $s4main3fooyyF /work/x/main.swift:12:5 (app+0x1234)"))
         XCTAssertEqual(linux.file, "/work/x/main.swift")
