@@ -3,6 +3,7 @@
 #include <time.h>
 #if RL_LINUX_FACILITIES
 #include <dlfcn.h>
+#include <linux/futex.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #endif
@@ -52,11 +53,24 @@ static int late_start;       // 1 while work sent to a queue begins only later (
 #define RL_WATCHED 64
 static intptr_t watched[RL_WATCHED];  // controllers alive now (their addresses)
 
+// Held threads sleep on one word that every change able to end a hold bumps (a futex, raw: TSan
+// sees no synchronisation in it), instead of napping and looking each on its own: with a hundred
+// threads at their end hold, their looks at /proc took most of the machine.
+static uint32_t hold_changes;
+
+RL_INVISIBLE static void holds_changed(void) {
+    ADD(&hold_changes, 1);
+#if RL_LINUX_FACILITIES
+    if (LOAD(&held) > 0) syscall(SYS_futex, &hold_changes, FUTEX_WAKE_PRIVATE, INT32_MAX, NULL, NULL, 0);
+#endif
+}
+
 RL_INVISIBLE void rl_story_holds_begin(int end_hold, int strong_hold) {
     ADD(&story, 1);
     STORE(&strong_ended_at, -1);
     STORE(&end_armed, end_hold);
     STORE(&strong_armed, strong_hold);
+    holds_changed();
 }
 
 RL_INVISIBLE void rl_story_holds_over(void) {
@@ -64,14 +78,21 @@ RL_INVISIBLE void rl_story_holds_over(void) {
     STORE(&strong_armed, 0);
     STORE(&late_start, 0);
     ADD(&story, 1);
+    holds_changed();
     rl_release_deferred_blocks();  // the blocks' ends held back (LabCallInterposers.c)
 }
 
 RL_INVISIBLE int rl_story_end_hold_armed(void) { return LOAD(&end_armed); }
 
-RL_INVISIBLE void rl_story_late_start(int armed) { STORE(&late_start, armed); }
+RL_INVISIBLE void rl_story_late_start(int armed) {
+    STORE(&late_start, armed);
+    holds_changed();
+}
 
-RL_INVISIBLE void rl_story_user_action_ended(void) { ADD(&main_steps, 1); }
+RL_INVISIBLE void rl_story_user_action_ended(void) {
+    ADD(&main_steps, 1);
+    holds_changed();
+}
 
 RL_INVISIBLE void rl_story_watch(intptr_t object, int alive) {
     for (int i = 0; i < RL_WATCHED; i++) {
@@ -85,25 +106,52 @@ RL_INVISIBLE int64_t rl_story_held_now(void) { return LOAD(&held); }
 RL_INVISIBLE int rl_story_end_strong_holds(void) {
     if (LOAD(&strong_held) == 0) return 0;
     STORE(&strong_ended_at, LOAD(&main_steps));
+    holds_changed();
     return 1;
 }
 
 #if RL_LINUX_FACILITIES
+// One held thread at a time, the watcher, looks at the main thread for all (three looks 100 us
+// apart in an untimed wait: it may be joining a held thread) and wakes the others when it does.
+static int64_t main_watcher;  // the held thread that looks at the main thread (0: none)
+static int main_waits;        // the watcher saw the main thread wait with no time limit (3 looks)
+
+RL_INVISIBLE static void sleep_on_changes(uint32_t seen, long ns) {
+    struct timespec limit = {0, ns};
+    syscall(SYS_futex, &hold_changes, FUTEX_WAIT_PRIVATE, seen, &limit, NULL, 0);
+}
+
 /// Waits while `go_on` says so, the story is the same, and the main thread does not wait with no
-/// time limit (three looks 100 us apart).
+/// time limit.
 RL_INVISIBLE static void hold(int (*go_on)(int64_t), int64_t since) {
     int64_t main_thread = (int64_t)getpid();  // the main thread's id is the process's
+    int64_t self = rl_current_thread_id();
     int64_t in_story = LOAD(&story);
-    struct timespec nap = {0, 100000};
-    int main_waited = 0;
+    int looks_in_wait = 0;
     rl_quiet_story_held(1);  // waits for the story: the lab is quiet without it
     ADD(&held, 1);
-    while (LOAD(&story) == in_story && go_on(since)) {
-        main_waited = rl_quiet_waits_untimed(main_thread) ? main_waited + 1 : 0;
-        if (main_waited >= 3) break;
-        syscall(SYS_nanosleep, &nap, NULL);  // raw: TSan's interceptor would model the sleep
+    for (;;) {
+        uint32_t seen = LOAD(&hold_changes);
+        if (LOAD(&story) != in_story || !go_on(since) || LOAD(&main_waits)) break;
+        int64_t none = 0;
+        if (LOAD(&main_watcher) != self && !__atomic_compare_exchange_n(&main_watcher, &none, self, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+            sleep_on_changes(seen, 2000000);  // a change wakes it; the limit only guards a lost wake
+            continue;
+        }
+        looks_in_wait = rl_quiet_waits_untimed(main_thread) ? looks_in_wait + 1 : 0;
+        if (looks_in_wait >= 3) {
+            STORE(&main_waits, 1);
+            holds_changed();
+            break;
+        }
+        sleep_on_changes(seen, 100000);
     }
-    ADD(&held, -1);
+    if (LOAD(&main_watcher) == self) {
+        STORE(&main_watcher, 0);
+        if (!LOAD(&main_waits)) holds_changed();  // another held thread takes over the looks
+    }
+    // What the watcher saw holds until the last held thread has gone (they all end on it).
+    if (ADD(&held, -1) == 0) STORE(&main_waits, 0);
     rl_quiet_story_held(0);
 }
 
