@@ -177,14 +177,14 @@ public enum ChildRunner {
                 // Remember everything the child starts, so it can be killed even after it left
                 // the child's session or lost its parent.
                 lastScan = now
-                tracked.formUnion(ProcessTree.descendants(of: pid, in: ProcessTree.snapshot()))
+                tracked.formUnion(ProcessTree.descendants(of: pid, in: ProcessTree.recentSnapshot()))
             }
-            // A heartbeat is decoded once, when it changes (20 ms looks at 8 children each
+            // A heartbeat is decoded once, as it is read (20 ms looks at 8 children each
             // decoding JSON twice cost the parent half a core).
-            let line = channel.latestProgressLine
+            let (line, beat) = channel.latestProgress
             if line != lastLine {
                 lastLine = line
-                signatures = line.map(HeartbeatSignatures.init)
+                signatures = line.map { HeartbeatSignatures($0, decoded: beat) }
             }
             // Time the child waited for a CPU does not count as time without progress. Asked
             // only of a child silent for a quarter of a second, at most 4 times a second:
@@ -283,6 +283,15 @@ public enum ChildRunner {
 
         init(_ line: String) {
             guard case .progress(let beat) = ChildChannel.decode(line) else {
+                self.init(line, decoded: nil)
+                return
+            }
+            self.init(line, decoded: beat)
+        }
+
+        /// `decoded`: the line as `ChildChannel.decode` read it (nil: not a heartbeat).
+        init(_ line: String, decoded: ChildChannel.Progress?) {
+            guard let beat = decoded else {
                 (progress, iteration) = (line, line)
                 return
             }

@@ -39,22 +39,24 @@ private final class Heartbeat: @unchecked Sendable {
         beat()
     }
 
-    /// Checkpoint hits at the last beat, and beats since the last one that said where each
-    /// thread was (under `lock`).
+    /// Checkpoint hits at the last beat, beats in a row that saw none, and beats since the
+    /// last one that said where each thread was (under `lock`).
     private var lastActivity: Int64 = -1
+    private var beatsWithoutHits = 0
     private var beatsWithoutPositions = 0
 
     /// Reads and writes under one lock, so lines go out in the order they were taken: the
     /// newest line always names the newest iteration. Where each thread was (read only when a
-    /// child hangs) is said when no checkpoint was hit since the last beat, and at least once a
-    /// second: a list of a hundred threads ten times a second, encoded here and decoded by the
-    /// parent, both under ThreadSanitizer, cost more than the lab's own work.
+    /// child hangs, after 3 s or more without progress) is said once no checkpoint was hit for
+    /// half a second, and every 2 s: a list of a hundred threads ten times a second, encoded here
+    /// and decoded by the parent, both under ThreadSanitizer, cost more than the lab's own work.
     private func beat() {
         lock.withLock {
             guard !stopped else { return }
             let activity = Checkpoint.activity
-            let withPositions = activity == lastActivity || beatsWithoutPositions >= 9
+            beatsWithoutHits = activity == lastActivity ? beatsWithoutHits + 1 : 0
             lastActivity = activity
+            let withPositions = beatsWithoutHits >= 5 || beatsWithoutPositions >= 19
             beatsWithoutPositions = withPositions ? 0 : beatsWithoutPositions + 1
             let progress = ChildChannel.Progress(
                 iteration: iteration.load(ordering: .relaxed), checkpointHits: activity,

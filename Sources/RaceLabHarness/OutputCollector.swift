@@ -18,6 +18,7 @@ final class OutputCollector: @unchecked Sendable {
     private var overflowed = false
     private var crashMarkerSeen = false
     private var newestProgress: String?
+    private var newestProgressDecoded: ChildChannel.Progress?
     private var progressLines = 0
     private var markerWindow = Data()
     private var resultSeen = false
@@ -84,12 +85,14 @@ final class OutputCollector: @unchecked Sendable {
         if line.hasPrefix(ChildChannel.resultTag) { resultSeen = true }
         if line.hasPrefix(ChildChannel.progressTag) {
             newestProgress = line  // only the newest heartbeat is kept, and what it announced
+            newestProgressDecoded = nil
             progressLines += 1
-            if case .progress(let progress) = ChildChannel.decode(line),
-                iterations.count + points.count < Self.announcedLimit
-            {
-                iterations.insert(progress.iteration)
-                if let point = progress.point { points.insert(point) }
+            if case .progress(let progress) = ChildChannel.decode(line) {
+                newestProgressDecoded = progress
+                if iterations.count + points.count < Self.announcedLimit {
+                    iterations.insert(progress.iteration)
+                    if let point = progress.point { points.insert(point) }
+                }
             }
         } else if storedBytes + pending.count <= limit {
             storedLines.append(line)
@@ -105,7 +108,10 @@ final class OutputCollector: @unchecked Sendable {
     var heartbeats: Int { lock.withLock { progressLines } }
     /// Lines (whole or not) that came after the first result line.
     var linesAfterResult: Int { lock.withLock { afterResult + (resultSeen && !pending.isEmpty ? 1 : 0) } }
-    var latestProgressLine: String? { lock.withLock { newestProgress } }
+    /// The newest heartbeat and what it says, decoded once as it was read (nil: malformed).
+    var latestProgress: (line: String?, decoded: ChildChannel.Progress?) {
+        lock.withLock { (newestProgress, newestProgressDecoded) }
+    }
     /// Every iteration and exploration point a heartbeat announced (`RunStory`).
     var announcedIterations: Set<Int> { lock.withLock { iterations } }
     var announcedPoints: Set<String> { lock.withLock { points } }
