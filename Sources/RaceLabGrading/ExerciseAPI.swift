@@ -68,18 +68,45 @@ public enum ExerciseAPI {
         ]
     ]
 
-    /// Members and words of a signature that reach outside the process, in any allowed type
-    /// ("Data.init(contentsOf:)", "String.write(toFile:)"), with why.
-    static let outsideWords: [(pattern: String, why: String)] = [
-        (
-            #"\b(contentsOf|contentsOfFile|contentsOfURL|toFile|atPath|fileURLWithPath|toURL|fileDescriptor|fileHandle)\b"#,
-            "reads or writes files"
-        ),
-        (#"\b(write|writeToFile|writeToURL)\s*\(\s*to\b"#, "writes files"),
-        (
-            #"\bFoundation(?:Essentials)?\.(URL|NSURL|URLComponents|URLRequest|URLSession\w*|FileManager|FileHandle|NSFileHandle|FileWrapper|InputStream|OutputStream|Stream|Pipe|Process|ProcessInfo|Bundle|Host|Port|SocketPort|MessagePort)\b"#,
-            "files, URLs, streams, processes and the environment are out of an exercise's reach"
-        ),
+    /// Foundation's types that reach outside the process: files, URLs, streams, other processes,
+    /// the environment. A member Foundation declares with one in its signature is refused as
+    /// that member ("FoundationEssentials.Data.write(to:options:)"); any other symbol that names
+    /// one (a generic specialization on URL) as the type.
+    static let outsideTypes =
+        #"\bFoundation(?:Essentials)?\.(URL|NSURL|URLComponents|URLRequest|URLSession\w*|FileManager|FileHandle|"#
+        + #"NSFileHandle|FileWrapper|InputStream|OutputStream|Stream|Pipe|Process|ProcessInfo|Bundle|Host|Port|"#
+        + #"SocketPort|MessagePort)\b"#
+
+    /// Those of `outsideTypes` that are files, URLs and streams (the others: processes, the
+    /// environment, ports).
+    static let fileTypes: Set<String> = [
+        "URL", "NSURL", "URLComponents", "URLRequest", "FileManager", "FileHandle", "NSFileHandle", "FileWrapper",
+        "InputStream", "OutputStream", "Stream", "Pipe"
+    ]
+
+    static let outsideTypesWhy = "files, URLs, streams, processes and the environment are out of an exercise's reach"
+
+    /// Argument labels by which Foundation's members take a file's path or a descriptor as a
+    /// plain value (`String(contentsOfFile:encoding:)`, `NSArray.write(toFile:atomically:)`),
+    /// with what such a member does. Only a member Foundation declares is read this way: the
+    /// standard library's `append(contentsOf:)` is no file, nor is Data's `append(contentsOf:)`.
+    static let pathLabels: [String: String] = [
+        "contentsOfFile": "reads or writes files", "toFile": "reads or writes files", "atPath": "reads or writes files",
+        "contentsOfURL": "reads or writes files", "toURL": "reads or writes files",
+        "fileURLWithPath": "reads or writes files", "fileDescriptor": "reads or writes file descriptors",
+        "fileHandle": "reads or writes file descriptors"
+    ]
+
+    /// Foundation's members that take their receiver for a path and read the file system for it
+    /// (directories, symbolic links, the user database for "~"), by type and member: no label
+    /// or type of theirs says so.
+    static let receiverPathMembers: [String: Set<String>] = [
+        "NSString": ["completePath", "resolvingSymlinksInPath", "standardizingPath", "expandingTildeInPath"],
+        "StringProtocol": ["completePath"]
+    ]
+
+    /// Members of allowed types that an exercise may not call, by their qualified names, with why.
+    static let closedMembers: [(pattern: String, why: String)] = [
         (#"\bFoundation\.Thread\.exit\b"#, "ends a thread in the middle of the scenario's work"),
         (
             #"\bDispatch\.DispatchSource\.make(Read|Write|Process|Signal|FileSystemObject)Source\b"#,
@@ -139,13 +166,115 @@ public enum ExerciseAPI {
     /// Why the symbol (demangled fully) is refused, naming what it reaches; nil when allowed.
     /// `ownModules`: the exercise's own module and its lab's.
     public static func refusal(of demangled: String, ownModules: Set<String>) -> String? {
-        for entity in entities(in: demangled) {
+        let found = entities(in: demangled)
+        for entity in found {
             if let reason = refusal(of: entity, ownModules: ownModules) { return reason }
         }
-        for (pattern, why) in outsideWords {
+        for entity in found {
+            if let reason = outsideRefusal(of: entity) { return reason }
+        }
+        if let range = demangled.range(of: outsideTypes, options: .regularExpression) {
+            return "\(demangled[range]) (\(outsideTypesWhy))"
+        }
+        for (pattern, why) in closedMembers {
             if let range = demangled.range(of: pattern, options: .regularExpression) {
                 return "\(demangled[range]) (\(why))"
             }
+        }
+        return nil
+    }
+
+    /// Why a member that Foundation declares reaches outside the process, named by its
+    /// declaration ("FoundationEssentials.Data.init(contentsOf:options:) (reads or writes
+    /// files: ...)"); nil for anything else. Decided by what the member is, where it is declared
+    /// and what its signature takes, never by a word anywhere in the name: the same label on the
+    /// standard library's members (`Array.append(contentsOf:)`) or on Foundation's in-memory ones
+    /// (`Data.append(contentsOf: [UInt8])`) is no file.
+    static func outsideRefusal(of entity: Entity) -> String? {
+        guard isFoundation(entity.module) || entity.extensionModule.map(isFoundation) == true else { return nil }
+        let labels = argumentLabels(in: entity.rest)
+        if let label = labels?.first(where: { pathLabels[$0] != nil }), let why = pathLabels[label] {
+            return "\(declaration(of: entity, labels: labels)) (\(why))"
+        }
+        if entity.path.count >= 2, receiverPathMembers[entity.path[0]]?.contains(entity.path[1]) == true {
+            return "\(declaration(of: entity, labels: labels)) (reads the file system)"
+        }
+        if let range = entity.rest.range(of: outsideTypes + #"(?:\.\w+)*"#, options: .regularExpression) {
+            // The whole type: "FoundationEssentials.URL.Template.VariableName" is URL's, no file.
+            let type = String(entity.rest[range])
+            let name = type.split(separator: ".").last.map(String.init) ?? type
+            let declared = declaration(of: entity, labels: labels)
+            return fileTypes.contains(name) && type.split(separator: ".").count == 2
+                ? "\(declared) (reads or writes files, URLs or streams: its signature names \(type))"
+                : "\(declared) (its signature names \(type): \(outsideTypesWhy))"
+        }
+        return nil
+    }
+
+    /// A member as its declaration names it: "FoundationEssentials.Data.init(contentsOf:options:)",
+    /// "Swift.String.init(contentsOfFile:encoding:) from FoundationEssentials" (an extension).
+    static func declaration(of entity: Entity, labels: [String]?) -> String {
+        let path = entity.path.map { $0 == "__allocating_init" ? "init" : $0 }
+        var name = ([entity.module] + path).joined(separator: ".")
+        if let labels { name += "(" + labels.map { $0 + ":" }.joined() + ")" }
+        if let module = entity.extensionModule, module != entity.module { name += " from \(module)" }
+        return name
+    }
+
+    /// The argument labels of the member whose signature `rest` is ("<A where ...>(contentsOf:
+    /// __owned A1, at: A.Index) -> ()": contentsOf, at; "_" for an unlabelled parameter); nil
+    /// when it has no parameter list (a getter, a type).
+    static func argumentLabels(in rest: String) -> [String]? {
+        var characters = Substring(rest)
+        if characters.hasPrefix("<") {
+            guard let end = closing(of: characters) else { return nil }
+            characters = characters[characters.index(after: end)...]
+        }
+        guard characters.hasPrefix("("), let end = closing(of: characters) else { return nil }
+        let list = characters[characters.index(after: characters.startIndex)..<end]
+        var parameters: [Substring] = []
+        var depth = 0
+        var start = list.startIndex
+        var index = list.startIndex
+        while index < list.endIndex {
+            let character = list[index]
+            if character == "-", list[list.index(after: index)...].hasPrefix(">") {
+                index = list.index(index, offsetBy: 2)
+                continue
+            }
+            if "([<".contains(character) { depth += 1 }
+            if ")]>".contains(character) { depth -= 1 }
+            if character == ",", depth == 0 {
+                parameters.append(list[start..<index])
+                start = list.index(after: index)
+            }
+            index = list.index(after: index)
+        }
+        if !list.trimmingCharacters(in: .whitespaces).isEmpty { parameters.append(list[start...]) }
+        return parameters.map { parameter in
+            let text = parameter.drop { $0 == " " }
+            guard let match = text.prefixMatch(of: #/([A-Za-z_][A-Za-z0-9_]*): /#) else { return "_" }
+            return String(match.1)
+        }
+    }
+
+    /// Where the bracket `text` starts with ("<", "(" or "[") closes, nested brackets and the
+    /// arrows of function types ("->") skipped; nil when it does not.
+    static func closing(of text: Substring) -> Substring.Index? {
+        var depth = 0
+        var index = text.startIndex
+        while index < text.endIndex {
+            let character = text[index]
+            if character == "-", text[text.index(after: index)...].hasPrefix(">") {
+                index = text.index(index, offsetBy: 2)
+                continue
+            }
+            if "([<".contains(character) { depth += 1 }
+            if ")]>".contains(character) {
+                depth -= 1
+                if depth == 0 { return index }
+            }
+            index = text.index(after: index)
         }
         return nil
     }
@@ -194,10 +323,7 @@ public enum ExerciseAPI {
                 text = text.dropFirst(word.count)
                 continue
             }
-            guard let first = text.first, first.isLowercase,
-                let cut = [" for ", " of "].compactMap({ text.range(of: $0) }).min(by: { $0.lowerBound < $1.lowerBound }
-                )
-            else { break }
+            guard let first = text.first, first.isLowercase, let cut = phraseEnd(in: text) else { break }
             phrases += text[..<cut.upperBound]
             text = text[cut.upperBound...]
         }
@@ -210,6 +336,30 @@ public enum ExerciseAPI {
             found.append(entity)
         }
         return found
+    }
+
+    /// Where the first " for " or " of " of a description ends ("generic specialization <...> of "),
+    /// outside brackets: what a specialization is made on can be described too ("closure #1 in
+    /// variable initialization expression of ...").
+    static func phraseEnd(in text: Substring) -> Range<Substring.Index>? {
+        var depth = 0
+        var index = text.startIndex
+        while index < text.endIndex {
+            let character = text[index]
+            if character == "-", text[text.index(after: index)...].hasPrefix(">") {
+                index = text.index(index, offsetBy: 2)
+                continue
+            }
+            if "([<".contains(character) { depth += 1 }
+            if ")]>".contains(character) { depth -= 1 }
+            if depth == 0, character == " " {
+                for phrase in [" for ", " of "] where text[index...].hasPrefix(phrase) {
+                    return index..<text.index(index, offsetBy: phrase.count)
+                }
+            }
+            index = text.index(after: index)
+        }
+        return nil
     }
 
     /// The dotted path at the start of `text`, after an optional "(extension in M):".

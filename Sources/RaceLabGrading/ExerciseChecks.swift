@@ -47,22 +47,33 @@ public enum ExerciseChecks {
 
     /// `violation` at the first line of `sources` (file, code only) that names what it refers
     /// to ("a call to kill": `kill`; "Foundation.URL (files and URLs)": `URL`); unchanged if none.
+    /// A member named with its labels ("Swift.String.init(contentsOfFile:encoding:)") is looked
+    /// for first on a line with its first label too (`String(contentsOfFile:`), so that another
+    /// line merely naming the type is not taken for it.
     static func locate(_ violation: PolicyViolation, in sources: [(file: String, code: String)]) -> PolicyViolation {
         let subject =
             violation.construct.hasPrefix("a call to ")
             ? String(violation.construct.dropFirst(10)) : violation.construct
         guard let token = subject.split(whereSeparator: { $0 == " " || $0 == "(" }).first,
             let name = token.split(separator: ".").map(String.init).last(where: { !Self.accessorWords.contains($0) }),
-            name.count > 1,
-            let pattern = try? NSRegularExpression(
-                pattern: "\\b" + NSRegularExpression.escapedPattern(for: name) + "\\b")
+            name.count > 1
         else { return violation }
-        for (file, code) in sources {
-            for (index, line) in code.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
-            where pattern.firstMatch(in: String(line), range: NSRange(line.startIndex..., in: line)) != nil {
-                return PolicyViolation(
-                    rule: violation.rule, file: file, line: index + 1, construct: violation.construct,
-                    why: violation.why)
+        let after = subject[token.endIndex...]
+        let label = after.hasPrefix("(") ? after.dropFirst().prefix { $0 == "_" || $0.isLetter || $0.isNumber } : ""
+        for words in (label.isEmpty || label == "_" ? [] : [[name, String(label)]]) + [[name]] {
+            let patterns = words.compactMap {
+                try? NSRegularExpression(pattern: "\\b" + NSRegularExpression.escapedPattern(for: $0) + "\\b")
+            }
+            guard patterns.count == words.count else { return violation }
+            for (file, code) in sources {
+                for (index, line) in code.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+                where patterns.allSatisfy({
+                    $0.firstMatch(in: String(line), range: NSRange(line.startIndex..., in: line)) != nil
+                }) {
+                    return PolicyViolation(
+                        rule: violation.rule, file: file, line: index + 1, construct: violation.construct,
+                        why: violation.why)
+                }
             }
         }
         return violation

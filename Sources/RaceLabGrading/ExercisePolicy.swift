@@ -194,12 +194,15 @@ public enum ExercisePolicy {
             pattern:
                 #"\b(FileHandle|FileDescriptor|NSFileHandle|stdout|stderr|stdin|STDOUT_FILENO|STDERR_FILENO|STDIN_FILENO|fputs|fputc|fwrite|fprintf|vfprintf|dprintf|perror|fdopen|freopen|dup2|dup3|fcntl|ioctl)\b|(?<![.\w])((?:write|close|dup|open)\s*\(\s*\d)"#
         ),
+        // Names, not argument labels: `contentsOf:` is also the standard library's
+        // `append(contentsOf:)`, and `write(to: &log)` a TextOutputStream's. Whether a member
+        // reads or writes files is decided on the compiled code, by its declaration (ExerciseAPI).
         ExerciseRule(
             "files", .source, construct: "files and the file system",
             why: "no fix reads or writes files; the harness's own files (suppressions, traces) are not yours to change",
             example: "try Data().write(to: URL(fileURLWithPath: \"/tmp/x\"))",
             pattern:
-                #"\b(FileManager|fopen|fileURLWithPath|contentsOfFile|contentsOf|URL|NSURL)\b|(\.write\s*\(\s*to(?:File)?\s*:)"#
+                #"\b(FileManager|fopen|fileURLWithPath|URL|NSURL)\b|(\.write\s*\(\s*to(?:File)?\s*:(?!\s*&))"#
         ),
         ExerciseRule(
             "memory-safety", .source, construct: "unsafe code",

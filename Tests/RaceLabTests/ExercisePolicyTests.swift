@@ -115,6 +115,37 @@ final class ExercisePolicyTests: XCTestCase {
         XCTAssertEqual(ExercisePolicy.check(source: text, file: "E.swift", labModule: "L"), [])
     }
 
+    /// Collection code whose argument labels a file API shares (`contentsOf:`, `with:`, `to: &`)
+    /// passes the source checks and, compiled, the binary ones: what reads files is decided by
+    /// what a compiled name is declared as, not by a word in the source.
+    func testCollectionCodeWithFileLikeLabelsPasses() throws {
+        let text = """
+            import Foundation
+            final class Roster {
+                var names: [String] = []
+                var list: [Int] = []
+                var data = Data()
+                var log = ""
+                var tags: Set<String> = []
+                var text = ""
+                init() {}
+                func merge(_ more: [String], _ x: [Int], _ bytes: [UInt8], _ word: Substring) {
+                    names.append(contentsOf: more)
+                    list.insert(contentsOf: x, at: 0)
+                    list.replaceSubrange(0..<1, with: x)
+                    data.append(contentsOf: bytes)
+                    text.append(contentsOf: word)
+                    tags.formUnion(more)
+                    "done".write(to: &log)
+                    print(names.count, to: &log)
+                }
+            }
+            """
+        XCTAssertEqual(ExercisePolicy.check(source: text, file: "E.swift", labModule: "ListAdder"), [])
+        let object = try compile(text)
+        XCTAssertEqual(ExercisePolicy.check(object: object, file: "E.o", module: "ListAdderExercises"), [])
+    }
+
     /// Every Swift file of every lab (broken, exercise and the reference fixes) would pass as an
     /// exercise: the checks refuse nothing an honest fix needs.
     func testTheLabsOwnCodePassesTheSourceChecks() throws {
@@ -221,6 +252,23 @@ final class ExercisePolicyTests: XCTestCase {
                 "import Foundation\npublic func read() -> Int { (try? String(contentsOfFile: \"/proc/self/auxv\", encoding: .utf8))?.count ?? 0 }",
                 "contentsOfFile"
             ),
+            // Foundation's file members, named by their declarations.
+            (
+                "forbidden-api",
+                "import Foundation\npublic func read(_ u: URL) -> Int { (try? Data(contentsOf: u))?.count ?? 0 }",
+                "Data.init(contentsOf:options:)"
+            ),
+            (
+                "forbidden-api",
+                "import Foundation\npublic func list() -> Int { NSArray(contentsOfFile: \"/etc/hosts\")?.count ?? 0 }",
+                "Foundation.NSArray.init(contentsOfFile:) (reads or writes files)"
+            ),
+            (
+                "forbidden-api",
+                "import Foundation\npublic func keep() { try? \"x\".write(toFile: \"/tmp/x\", atomically: true, "
+                    + "encoding: .utf8) }",
+                "Swift.StringProtocol.write(toFile:atomically:encoding:)"
+            ),
             (
                 "forbidden-api",
                 "import Foundation\npublic func peek(_ x: Any) -> Int { Mirror(reflecting: x).children.count }",
@@ -300,6 +348,19 @@ final class ExercisePolicyTests: XCTestCase {
         }
         let files = ExerciseChecks.locate(finding("contentsOf (reads or writes files)"), in: sources)
         XCTAssertEqual(files.description, "Labs/ListAdder/Exercise.swift:3: contentsOf (reads or writes files): w")
+        // A member named by its declaration: at the line with its type and its first label, not
+        // at one merely naming the type or using the label on a collection.
+        let collection = [
+            (
+                file: "Labs/ListAdder/Exercise.swift",
+                code: "import Foundation\nvar buffer = Data()\nnames.append(contentsOf: more)\n"
+                    + "let d = try? Data(contentsOf: u)\n"
+            )
+        ]
+        XCTAssertEqual(
+            ExerciseChecks.locate(
+                finding("FoundationEssentials.Data.init(contentsOf:options:) (reads or writes files)"), in: collection
+            ).line, 4)
         XCTAssertEqual(ExerciseChecks.locate(finding("a call to kill"), in: sources).line, 4)
         XCTAssertEqual(ExerciseChecks.locate(finding("Foundation.Data.init(contentsOf:) (files)"), in: sources).line, 3)
         XCTAssertEqual(
