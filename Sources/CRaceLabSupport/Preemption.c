@@ -209,7 +209,8 @@ RL_INVISIBLE static int hold_now(void) {
     int asked = RL_HOLD_ASKED;
     if (!__atomic_compare_exchange_n(&hold_state, &asked, RL_HOLD_HOLDING, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return 0;
     int64_t asker = LOAD(&hold_asker);
-    int64_t until = now_ns() + LOAD(&hold_max_ns);
+    int64_t began = now_ns();
+    int64_t until = began + LOAD(&hold_max_ns);
     rl_quiet_held(1);  // held: busy, though it waits on a futex
     rl_blocked_watch asker_waits = {0};
     // The limit is on the own time of the thread that acts meanwhile (the asker; else the main
@@ -234,6 +235,7 @@ RL_INVISIBLE static int hold_now(void) {
     int holding = RL_HOLD_HOLDING;
     __atomic_compare_exchange_n(&hold_state, &holding, RL_HOLD_IDLE, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
     rl_quiet_held(0);
+    rl_spent_add(RL_SPENT_THREAD_HOLDS, now_ns() - began);
     return 1;
 }
 
@@ -247,7 +249,11 @@ RL_INVISIBLE static void on_preempt(int number) {
         return;
     }
     int64_t max_us = LOAD(&sleep_max_us);
-    if (max_us > 0) raw_sleep_us(1 + (int64_t)(draw() % (uint64_t)max_us));
+    if (max_us > 0) {
+        int64_t began = now_ns();
+        raw_sleep_us(1 + (int64_t)(draw() % (uint64_t)max_us));
+        rl_spent_add(RL_SPENT_PREEMPTION_SLEEPS, now_ns() - began);
+    }
     int64_t self = rl_current_thread_id();
     for (int i = 0; i < RL_RECENT_THREADS; i++) {
         if (LOAD(&recent_threads[i]) != self) continue;

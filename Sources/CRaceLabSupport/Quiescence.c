@@ -417,7 +417,7 @@ RL_INVISIBLE static int threads_wait(
     return 1;
 }
 
-RL_INVISIBLE int rl_quiet_look(int64_t *busy, int flags) {
+RL_INVISIBLE static int look(int64_t *busy, int flags) {
     if (!nothing_pending(busy, flags)) return 0;
 #if !RL_LINUX_FACILITIES
     // Without /proc, quiet is a clock's guess: no checkpoint hit for 300 ms (a thread that works
@@ -443,6 +443,14 @@ RL_INVISIBLE int rl_quiet_look(int64_t *busy, int flags) {
     }
     *busy = 0;
     return 1;
+}
+
+RL_INVISIBLE int rl_quiet_look(int64_t *busy, int flags) {
+    if (!rl_on_main_thread()) return look(busy, flags);
+    int64_t began = rl_monotonic_ns();  // the story's own looks: where its time goes (SpentTime.c)
+    int quiet = look(busy, flags);
+    rl_spent_add(RL_SPENT_QUIET_LOOKS, rl_monotonic_ns() - began);
+    return quiet;
 }
 
 RL_INVISIBLE int64_t rl_quiet_queued_work(void) { return RL_COUNT_OF(LOAD(&waiting)); }

@@ -131,6 +131,7 @@ RL_INVISIBLE static void hold(int (*go_on)(int64_t), int64_t since) {
     int64_t in_story = LOAD(&story);
     int looks_in_wait = 0;
     long gap_ns = 50000;  // between the watcher's looks (doubled before the first)
+    int64_t began = rl_monotonic_ns();
     rl_quiet_story_held(1);  // waits for the story: the lab is quiet without it
     ADD(&held, 1);
     for (;;) {
@@ -160,6 +161,7 @@ RL_INVISIBLE static void hold(int (*go_on)(int64_t), int64_t since) {
     // What the watcher saw holds until the last held thread has gone (they all end on it).
     if (ADD(&held, -1) == 0) STORE(&main_waits, 0);
     rl_quiet_story_held(0);
+    rl_spent_add(RL_SPENT_STORY_HOLDS, rl_monotonic_ns() - began);
 }
 
 RL_INVISIBLE static int story_goes_on(int64_t since) { (void)since; return LOAD(&end_armed); }

@@ -75,11 +75,13 @@ public struct ScenarioOutcome: Codable, Sendable, Equatable {
     public var firstDetectionPoint: String?
     /// Checks the grader makes that this system could not (`MissingCheck`); empty on Linux.
     public var wentWithout: [MissingCheck] = []
+    /// Where the story's time went (nil from a child that did not measure it).
+    public var profile: StoryProfile?
 
     enum CodingKeys: String, CodingKey {
         case iterationsRun, failures, firstFailureIteration, tsanReports, firstTSanIteration, firstDetectionSeconds,
             elapsedSeconds
-        case notes, metrics, tsanEnabled, explored, firstDetectionPoint, wentWithout
+        case notes, metrics, tsanEnabled, explored, firstDetectionPoint, wentWithout, profile
     }
 
     /// Fields a line may leave out (an older child, a hand-written test line) take their defaults.
@@ -98,6 +100,7 @@ public struct ScenarioOutcome: Codable, Sendable, Equatable {
         explored = try values.decodeIfPresent([String].self, forKey: .explored) ?? []
         firstDetectionPoint = try values.decodeIfPresent(String.self, forKey: .firstDetectionPoint)
         wentWithout = try values.decodeIfPresent([MissingCheck].self, forKey: .wentWithout) ?? []
+        profile = try values.decodeIfPresent(StoryProfile.self, forKey: .profile)
     }
 
     public init() {}
@@ -125,6 +128,7 @@ public enum ScenarioDriver {
         onFailure: @escaping (InvariantFailure) -> Void = { _ in }
     ) -> ScenarioOutcome {
         precondition(Thread.isMainThread, "scenarios drive the UI: run them on the main thread")
+        let meter = StoryProfile.Meter()
         rl_quiet_begin_story()
         _ = MainThreadChecker.shared.drain()
         _ = MissingCheck.drain()
@@ -160,6 +164,7 @@ public enum ScenarioDriver {
         pass.end(into: &tally.outcome)
         var outcome = tally.finished()
         outcome.wentWithout = MissingCheck.drain()
+        outcome.profile = meter.profile()
         return outcome
     }
 }

@@ -1,3 +1,4 @@
+import CRaceLabSupport
 import Synchronization
 
 /// A wait of the story's own, with a time limit, while the story holds a lab thread (at a
@@ -26,7 +27,12 @@ import Synchronization
         let number = begun.add(1, ordering: .relaxed).newValue
         let milliseconds = seconds.isFinite ? Int(min(max(seconds, 0), 3600) * 1000) : 3_600_000
         current.store(number << limitBits | min(milliseconds, 1 << limitBits - 1), ordering: .relaxed)
-        defer { current.store(outer, ordering: .relaxed) }
+        // Timed for the profile only when outermost: a wait inside another is that one's time.
+        let mark = outer == 0 ? rl_spent_wait_began() : nil
+        defer {
+            current.store(outer, ordering: .relaxed)
+            if let mark { rl_spent_wait_ended(mark) }
+        }
         return body()
     }
 

@@ -82,6 +82,8 @@ public struct ChildOutcome: Sendable {
     public var announcedIterations: Set<Int> = []
     public var announcedPoints: Set<String> = []
     public var elapsedSeconds: Double
+    /// Where its time went, as the parent saw it (`RunProfile` adds what the child measured).
+    public var clock = ChildClock()
     /// Processes the child started that were still alive when it ended (all killed).
     public var leftoverProcesses = 0
     /// The channel was cut (longer than the output limit): its lines cannot be trusted whole.
@@ -131,6 +133,8 @@ public enum ChildRunner {
     public static func run(_ request: ChildRequest) -> ChildOutcome {
         _ = subreaper
         let start = Date()
+        var clock = ChildClock()
+        clock.spawnedAtNanoseconds = rl_monotonic_ns()
         let arguments = [request.executable.path] + request.arguments
         let environment = request.environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         var spawned = rl_spawned()
@@ -159,6 +163,7 @@ public enum ChildRunner {
 
         var killedFor: ChildOutcome.Ending?
         var status: Int32 = 0
+        var usage = rusage()
         var stall = StallWatch(timeout: request.stallTimeout)
         var iterationWatch = StallWatch(timeout: request.iterationTimeout)
         var stallReason: String?
@@ -170,7 +175,10 @@ public enum ChildRunner {
         var cpuWaits: (at: Date, threads: [String: UInt64])?
         var signatures: HeartbeatSignatures?
         while true {
-            let done = waitpid(pid, &status, WNOHANG)
+            // wait4, not waitpid: its CPU time (with that of every descendant it waited for:
+            // the sandbox's `unshare` waits for the lab's process) goes in the profile.
+            let done = wait4(pid, &status, WNOHANG, &usage)
+            if done == pid { clock.reaped(usage) }
             if done == pid || (done < 0 && errno != EINTR) { break }
             let now = Date()
             if now.timeIntervalSince(lastScan) > 0.25 {
@@ -182,6 +190,9 @@ public enum ChildRunner {
             // A heartbeat is decoded once, as it is read (20 ms looks at 8 children each
             // decoding JSON twice cost the parent half a core).
             let (line, beat) = channel.latestProgress
+            if line != nil && clock.firstHeartbeatAtNanoseconds == nil {
+                clock.firstHeartbeatAtNanoseconds = rl_monotonic_ns()
+            }
             if line != lastLine {
                 lastLine = line
                 signatures = line.map { HeartbeatSignatures($0, decoded: beat) }
@@ -222,7 +233,9 @@ public enum ChildRunner {
                 }
                 sendSignal(-pid, SIGKILL)
                 sendSignal(pid, SIGKILL)
-                status = reap(pid, within: 5)
+                let reaped = reapWithUsage(pid, within: 5)
+                status = reaped.status
+                if let usage = reaped.usage { clock.reaped(usage) }
                 break
             }
             usleep(20_000)
@@ -232,7 +245,11 @@ public enum ChildRunner {
         let leftovers = tracked.filter { ProcessTree.entry($0.pid)?.startTime == $0.startTime }
         sendSignal(-pid, SIGKILL)
         ProcessTree.kill(Array(leftovers))
-        for process in leftovers { _ = reap(process.pid, within: 1) }
+        for process in leftovers {
+            // A process of the run's that its parent never waited for (the sandbox's `unshare`
+            // was killed first): its time is the run's too.
+            if let usage = reapWithUsage(process.pid, within: 1).usage { clock.add(usage) }
+        }
         reader.finish(within: request.drainGrace)
         // A crash can look like a stall: TSan's handling of it (symbolising, on a loaded machine)
         // may keep the child silent until the stall limit, with the crash's line read only at
@@ -251,6 +268,7 @@ public enum ChildRunner {
             ending: ending, stderr: stderr.text, stderrTruncated: stderr.truncated,
             otherOutput: Array(stdout.lines.prefix(50)).map { String($0.prefix(500)) },
             stdoutTruncated: stdout.truncated, elapsedSeconds: Date().timeIntervalSince(start))
+        outcome.clock = clock
         // TSan's own symbolizer process may still be finishing; it is no sign of the lab's.
         outcome.leftoverProcesses = leftovers.filter { $0.command != "llvm-symbolizer" }.count
         outcome.channelTruncated = channel.truncated
@@ -303,15 +321,20 @@ public enum ChildRunner {
 
     /// Waits up to `seconds` for `pid` to be reaped; returns its wait status (0 if it did not end).
     @discardableResult
-    static func reap(_ pid: pid_t, within seconds: Double) -> Int32 {
+    static func reap(_ pid: pid_t, within seconds: Double) -> Int32 { reapWithUsage(pid, within: seconds).status }
+
+    /// `reap`, with the resources the process used when it was reaped here (nil otherwise).
+    static func reapWithUsage(_ pid: pid_t, within seconds: Double) -> (status: Int32, usage: rusage?) {
         let deadline = Date(timeIntervalSinceNow: seconds)
         var status: Int32 = 0
+        var usage = rusage()
         while Date() < deadline {
-            let done = waitpid(pid, &status, WNOHANG)
-            if done == pid || (done < 0 && errno == ECHILD) { return status }
+            let done = wait4(pid, &status, WNOHANG, &usage)
+            if done == pid { return (status, usage) }
+            if done < 0 && errno == ECHILD { return (status, nil) }
             usleep(5_000)
         }
-        return status
+        return (status, nil)
     }
 
     /// `strings` as a NULL-terminated C array for the duration of `body`.

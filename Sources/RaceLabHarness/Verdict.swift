@@ -52,6 +52,8 @@ public struct RunVerdict: Codable, Sendable {
     /// Checks the grader makes that this system could not make in this run (`MissingCheck`);
     /// nil where it made them all (Linux).
     public var wentWithout: [MissingCheck]? = nil
+    /// Where the run's time went (`racelab run --profile`): beside the verdict, never part of it.
+    public var profile: RunProfile? = nil
 
     public var detected: Bool { !detections.isEmpty }
 
@@ -222,6 +224,7 @@ public enum VerdictBuilder {
             verdict.interference =
                 verdict.interference ?? "the child left \(child.leftoverProcesses) process(es) running"
         }
+        verdict.profile = RunProfile(child)
         return verdict
     }
 
@@ -282,6 +285,7 @@ extension RunVerdict {
         merged.metrics = shards.map(\.metrics).reduce(into: [:]) { total, metrics in
             for (name, value) in metrics { total[name, default: 0] += value }
         }
+        merged.profile = RunProfile.sum(shards.compactMap(\.profile))  // every shard's child
         return merged
     }
 }

@@ -314,6 +314,41 @@ final class ChildRunnerTests: XCTestCase {
         XCTAssertTrue(outcome.results.isEmpty)
         XCTAssertTrue(outcome.channelTruncated)
     }
+
+    /// A run's CPU time (its profile) is the child's and that of every process it waited for:
+    /// under the sandbox, the child is `unshare`, and the lab's process one it waits for. Here
+    /// the busy process is a subshell the child waits for, and it says what it used (`times`).
+    func testCPUTimeCountsTheProcessesTheChildWaitedFor() throws {
+        let busy = "( i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done; times ); true"
+        let plain = ChildRequest(
+            executable: URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", busy],
+            environment: ["PATH": "/usr/bin:/bin"], stallTimeout: 30)
+        var requests = [("plain", plain)]
+        let folder = try RunFolder.make()
+        defer { folder.remove() }
+        if let (program, wrapped) = ChildSandbox.wrap(plain.executable, arguments: plain.arguments, folder: folder.url)
+        {
+            var sandboxed = plain
+            sandboxed.executable = program
+            sandboxed.arguments = wrapped
+            requests.append(("in the sandbox", sandboxed))
+        }
+        for (name, request) in requests {
+            let outcome = ChildRunner.run(request)
+            XCTAssertEqual(outcome.ending, .exited(0), name)
+            // The subshell's own user and system time: "0m0.460000s 0m0.010000s".
+            let times = try XCTUnwrap(outcome.otherOutput.first, name).split(separator: " ")
+            let used = times.map { time -> Double in
+                let parts = time.dropLast().split(separator: "m").compactMap { Double($0) }
+                return parts.count == 2 ? parts[0] * 60 + parts[1] : 0
+            }.reduce(0, +)
+            XCTAssertGreaterThan(used, 0.05, "\(name): the subshell was busy")
+            let cpu = try XCTUnwrap(outcome.clock.cpuSeconds, name)
+            XCTAssertGreaterThanOrEqual(cpu, used - 0.02, "\(name): the waited-for subshell's time is counted")
+            XCTAssertLessThan(cpu, used + 2, "\(name): not much more than it")
+            XCTAssertGreaterThan(outcome.clock.reapedAtNanoseconds ?? 0, outcome.clock.spawnedAtNanoseconds, name)
+        }
+    }
 }
 
 /// The watchdog counts only the time the parent watched.

@@ -1,0 +1,48 @@
+#include "CRaceLabSupport.h"
+
+#include <pthread.h>
+
+#include "Invisible.h"
+
+// Where a story's time goes, for `racelab run --profile`: the harness's own looks, waits, holds
+// and sleeps each add their length here as they end. Always on: one relaxed add (and two clock
+// reads) beside work that takes microseconds at the least (a /proc read, a sleep, a hold), and
+// invisible to TSan like the rest of the C layer. The child sends the figures in its result.
+
+static int64_t spent_ns[RL_SPENT_KINDS];
+static int64_t spent_times[RL_SPENT_KINDS];
+
+RL_INVISIBLE void rl_spent_add(rl_spent_kind kind, int64_t ns) {
+    if ((unsigned)kind >= RL_SPENT_KINDS || ns < 0) return;
+    ADD(&spent_ns[kind], ns);
+    ADD(&spent_times[kind], 1);
+}
+
+RL_INVISIBLE int64_t rl_spent_ns(rl_spent_kind kind) {
+    return (unsigned)kind < RL_SPENT_KINDS ? LOAD(&spent_ns[kind]) : 0;
+}
+
+RL_INVISIBLE int64_t rl_spent_times(rl_spent_kind kind) {
+    return (unsigned)kind < RL_SPENT_KINDS ? LOAD(&spent_times[kind]) : 0;
+}
+
+// Noted at load time, on the main thread while it is the only one: asking the kernel for the
+// thread's and the process's ids at every look cost more than the counting itself.
+static pthread_t main_thread;
+__attribute__((constructor)) RL_INVISIBLE static void note_main_thread(void) { main_thread = pthread_self(); }
+
+RL_INVISIBLE int rl_on_main_thread(void) { return pthread_equal(pthread_self(), main_thread); }
+
+// The mark is the start less the quiet looks so far, so that the end, doing the same sum, adds
+// the wait's length less the looks made inside it: a quiet look is counted once, as a look.
+#define RL_NOT_COUNTED INT64_MIN
+
+RL_INVISIBLE int64_t rl_spent_wait_began(void) {
+    if (!rl_on_main_thread()) return RL_NOT_COUNTED;
+    return rl_monotonic_ns() - LOAD(&spent_ns[RL_SPENT_QUIET_LOOKS]);
+}
+
+RL_INVISIBLE void rl_spent_wait_ended(int64_t mark) {
+    if (mark == RL_NOT_COUNTED) return;
+    rl_spent_add(RL_SPENT_STORY_WAITS, rl_monotonic_ns() - LOAD(&spent_ns[RL_SPENT_QUIET_LOOKS]) - mark);
+}
