@@ -176,10 +176,26 @@ extension RaceLabCommandLine {
                 "trace", "show the interleaving (threads side by side) of the first detected or failing run of each row"
             ),
             .value("html", "FILE", "also write one self-contained HTML report (implies --trace)"),
+            .flag(
+                "profile",
+                "after the table, where the time went: one row per lab, variant and mode, the slowest first "
+                    + "(--json has each run's profile either way)"
+            ),
             .flag("json", "machine-readable output")
         ],
-        details:
-            "exit status: 0 every expectation met (broken caught, fixed and exercise clean), 1 an expectation failed,\n2 bad usage or a build without ThreadSanitizer."
+        details: """
+            --profile: seconds added up over each row's child processes. WALL their elapsed time; CPU their
+              processes' user and system time; START from the spawn until the story began (process start,
+              ThreadSanitizer's set-up); STORY the iterations; END from the story's end until the child was gone
+              (its result, its exit, ThreadSanitizer's at-exit work). Inside STORY, on the main thread: QUIET
+              looks at whether the lab has gone quiet, WAITS the story's own waits (less their quiet looks),
+              OTHER the rest. HELD and SLEPT: thread-seconds lab threads were held or paused by the harness, or
+              slept for the stress pass; PREEMPT the stress pass's preemption signals. Then the total, and each
+              column's share of the total wall time.
+
+            exit status: 0 every expectation met (broken caught, fixed and exercise clean), 1 an expectation
+            failed, 2 bad usage or a build without ThreadSanitizer.
+            """
     )
 
     static let gradeSpec = CommandSpec(
@@ -219,15 +235,20 @@ extension RaceLabCommandLine {
         ])
 
     static let benchSpec = CommandSpec(
-        name: "bench", arguments: "corpus|agreement|learners|explain|stress [PATH...]", positionals: 1...10_000,
+        name: "bench", arguments: "corpus|agreement|learners|explain|stress|profile [PATH...]",
+        positionals: 1...10_000,
         summary:
-            "how well RaceLab judges and explains: corpus (right and wrong fixes), agreement (check beside grade), learners (minutes per lab), explain (TSan logs explained whole), stress (how soon racelab stress shows a list of programs' bugs, beside plain runs)",
+            "how well RaceLab judges and explains: corpus (right and wrong fixes), agreement (check beside grade), "
+            + "learners (minutes per lab), explain (TSan logs explained whole), stress (how soon racelab stress shows "
+            + "a list of programs' bugs, beside plain runs); and how fast: profile (where a run's time goes)",
         options: [
             labsOption, seedOption,
             .value(
                 "seeds", "K",
                 "corpus: under K base seeds (S, S+10000, S+20000...); stress: K series of runs (default 3)"),
-            .value("runs", "R", "stress: runs per series and way (default 100)"),
+            .value(
+                "runs", "R",
+                "stress: runs per series and way (default 100); profile: children per variant and mode (default 2)"),
             .value(
                 "load", "N[,M...]",
                 "corpus: beside N busy-loop processes; several: each in turn, then the files whose verdict flips"),
@@ -245,5 +266,7 @@ extension RaceLabCommandLine {
             bench explain LOG... --user-root DIR: for each ThreadSanitizer log, whether racelab explain counts
               every report, shows each under the title TSan printed, and names every line of the program's own
               code (under DIR) its stacks start at. Exit 1 when any log is not explained whole.
+            bench profile: racelab run --all --runs 2 --profile (--runs, --seed and --jobs passed on), the
+              profile also as a Markdown table to paste in the docs (racelab help run: what each column means).
             """)
 }

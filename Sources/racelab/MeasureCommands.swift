@@ -5,9 +5,9 @@ import RaceLabGrading
 import RaceLabHarness
 import TSanReports
 
-/// The commands that measure the grader: bench (corpus, agreement, learners, explain) and
-/// calibrate. Thin: the work is done by CorpusBenchmark, CorpusStability, GraderAgreement,
-/// StressCalibration and ExplanationCoverage.
+/// The commands that measure the grader: bench (corpus, agreement, learners, explain, profile)
+/// and calibrate. Thin: the work is done by CorpusBenchmark, CorpusStability, GraderAgreement,
+/// StressCalibration, ExplanationCoverage, and `racelab run` with ProfileTable.
 extension RaceLabCommandLine {
     // MARK: bench
 
@@ -16,11 +16,13 @@ extension RaceLabCommandLine {
         if which == "learners" { return try learners(Array(arguments.positionals.dropFirst())) }
         if which == "explain" { return try explainCoverage(Array(arguments.positionals.dropFirst()), arguments) }
         if which == "stress" { return try stressBenchmark(Array(arguments.positionals.dropFirst()), arguments) }
+        if which == "profile" { return try profile(arguments) }
         guard which == "corpus" || which == "agreement" else {
-            throw UsageError("unknown benchmark '\(which)'; valid: corpus, agreement, learners, explain, stress")
+            throw UsageError(
+                "unknown benchmark '\(which)'; valid: corpus, agreement, learners, explain, stress, profile")
         }
         if let runs = arguments.string("runs") {
-            throw UsageError("--runs is for bench stress, not bench \(which) ('\(runs)')")
+            throw UsageError("--runs is for bench stress and bench profile, not bench \(which) ('\(runs)')")
         }
         if let root = arguments.string("user-root") {
             throw UsageError("--user-root is for bench explain, not bench \(which) ('\(root)')")
@@ -79,6 +81,27 @@ extension RaceLabCommandLine {
         }
         let inaccurate = runs.flatMap(\.entries).contains { $0.falseAccept || $0.falseReject }
         return inaccurate || !report.flips.isEmpty ? 1 : 0
+    }
+
+    /// `racelab bench profile`: `racelab run --all --runs 2 --profile` (its --runs, --seed and --jobs
+    /// passed on), with the profile also as Markdown, to paste in the docs.
+    func profile(_ arguments: ParsedArguments) throws(UsageError) -> Int32 {
+        guard arguments.positionals.count == 1 else {
+            throw UsageError(
+                "bench profile takes no paths ('\(arguments.positionals[1])'); "
+                    + "usage: racelab bench profile [--runs N] [--seed S] [--jobs N]")
+        }
+        if let other = ["labs", "seeds", "load", "user-root"].first(where: { arguments.string($0) != nil })
+            ?? (arguments.has("json") ? "json" : nil)
+        {
+            throw UsageError("bench profile takes --runs, --seed and --jobs only, not --\(other)")
+        }
+        // Checked here as run checks them, so a bad one names bench profile's own default.
+        let runs = try arguments.int("runs", in: 1...10_000) ?? 2
+        var words = ["--all", "--runs", String(runs), "--profile"]
+        if let seed = try arguments.uint64("seed") { words += ["--seed", String(seed)] }
+        if let jobs = try arguments.int("jobs", in: 1...64) { words += ["--jobs", String(jobs)] }
+        return try run(ParsedArguments(words, spec: Self.runSpec), profileAsMarkdown: true)
     }
 
     /// The labs of --labs (default all) that have a grading corpus in this build.

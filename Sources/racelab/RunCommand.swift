@@ -51,7 +51,8 @@ extension RaceLabCommandLine {
         }
     }
 
-    func run(_ arguments: ParsedArguments) throws(UsageError) -> Int32 {
+    /// `profileAsMarkdown`: the profile (`--profile`) also as a Markdown table (`bench profile`).
+    func run(_ arguments: ParsedArguments, profileAsMarkdown: Bool = false) throws(UsageError) -> Int32 {
         let labs: [Lab]
         if arguments.has("all") {
             guard arguments.positionals.isEmpty else { throw UsageError("give a lab or --all, not both") }
@@ -136,6 +137,11 @@ extension RaceLabCommandLine {
                 String(
                     format: "%@ in %.1fs.", failed == 0 ? "All expectations met" : "\(failed) expectation(s) NOT met",
                     report.elapsedSeconds))
+            if arguments.has("profile") {
+                let profile = ProfileTable(outcomes)
+                print("\n" + profile.render())
+                if profileAsMarkdown { print("\nThe same, as Markdown:\n\n" + profile.markdown()) }
+            }
         }
         if let htmlFile { try writeHTML(report, to: htmlFile) }
         return allMet ? 0 : 1
