@@ -37,7 +37,7 @@ say "build ($ROOT)"
 make -C "$ROOT" build >/dev/null
 
 say "export the student kit to $WORK/kit"
-rm -rf "$WORK/kit" "$WORK/class" "$WORK/attacks" "$WORK/unchecked" "$WORK"/grades-*
+rm -rf "$WORK/kit" "$WORK/class" "$WORK/attacks" "$WORK/unchecked" "$WORK/workspace" "$WORK"/grades-*
 (cd "$ROOT" && "$RACELAB" export "$WORK/kit")
 if find "$WORK/kit/Labs" "$WORK/kit/Sources" -name 'Fixed*.swift' -o -name SolutionCatalog | grep -q .; then echo "FAIL: the kit contains reference solutions"; exit 1; fi
 
@@ -59,7 +59,9 @@ rm -rf "$WORK/class/linked-sources/Sources" && ln -s "$WORK/elsewhere/Sources" "
 ln -s "$WORK/class/solved" "$WORK/class/linked-folder"
 echo "not a submission" > "$WORK/class/notes.txt"
 
-(cd "$WORK" && "$RACELAB" grade-all class --kit kit --output grades-class --format json --seed 2026 "${LABS_ARG[@]}")
+# One workspace for every grade-all below: the kit is built once (as an autograder's set-up
+# does), then each grade-all rebuilds only what each submission's exercises change.
+(cd "$WORK" && "$RACELAB" grade-all class --kit kit --workspace workspace --output grades-class --format json --seed 2026 "${LABS_ARG[@]}")
 cat "$WORK/grades-class/summary.csv"
 
 say "attacks (scripts/attacks), graded on list-adder"
@@ -75,7 +77,7 @@ done
 cp -R "$WORK/kit" "$WORK/attacks/fifo-exercise" && rm "$WORK/attacks/fifo-exercise/Labs/ListAdder/Exercise.swift" \
     && mkfifo "$WORK/attacks/fifo-exercise/Labs/ListAdder/Exercise.swift"
 cp -R "$WORK/kit" "$WORK/attacks/sparse-readme" && truncate -s 1T "$WORK/attacks/sparse-readme/README.md"
-(cd "$WORK" && "$RACELAB" grade-all attacks --kit kit --output grades-attacks --format json --seed 2026 --labs list-adder)
+(cd "$WORK" && "$RACELAB" grade-all attacks --kit kit --workspace workspace --output grades-attacks --format json --seed 2026 --labs list-adder)
 cat "$WORK/grades-attacks/summary.csv"
 rm -rf "$WORK/attacks/sparse-readme" "$WORK/attacks/fifo-exercise"  # (nothing else should read them)
 
@@ -88,7 +90,7 @@ for pair in 1-poisoner:poisoner 2-half-fixed:half-fixed 3-thief:thief 4-channel:
     if [ -n "$attack" ]; then cp "$ATTACKS/$attack.swift" "$WORK/unchecked/$name/Labs/ListAdder/Exercise.swift"; else solve "$WORK/unchecked/$name" ListAdder; fi
 done
 unchecked_status=0
-(cd "$WORK" && RACELAB_UNSAFE_SKIP_EXERCISE_CHECKS=1 "$RACELAB" grade-all unchecked --kit kit --output grades-unchecked --format json --seed 2026 --labs list-adder) || unchecked_status=$?
+(cd "$WORK" && RACELAB_UNSAFE_SKIP_EXERCISE_CHECKS=1 "$RACELAB" grade-all unchecked --kit kit --workspace workspace --output grades-unchecked --format json --seed 2026 --labs list-adder) || unchecked_status=$?
 echo "$unchecked_status" > "$WORK/grades-unchecked/exit-status"
 cat "$WORK/grades-unchecked/summary.csv"
 # Nothing a submission started may outlive its run: the escape loop marks itself.
