@@ -69,6 +69,9 @@ extension RaceLabCommandLine {
             spec: gradeAllSpec, section: .instructor,
             run: { cli, arguments throws(UsageError) in try cli.gradeAll(arguments) }),
         Command(
+            spec: gradeMergeSpec, section: .instructor,
+            run: { cli, arguments throws(UsageError) in try cli.gradeMerge(arguments) }),
+        Command(
             spec: CommandSpec(
                 name: "export", arguments: "[DIR]", positionals: 0...1,
                 summary:
@@ -231,8 +234,25 @@ extension RaceLabCommandLine {
             .value("workspace", "DIR", "keep the kit's build there between runs"),
             .flag("keep", "keep the temporary workspace"),
             .flag("partial-credit", "each clean pass scores"),
-            .flag("prepare", "build the kit into --workspace only (an autograder's set-up), grade nothing")
+            .flag("prepare", "build the kit into --workspace only (an autograder's set-up), grade nothing"),
+            .value(
+                "shard", "K/N",
+                "grade only share K of N (the entries at places K, K+N, K+2N... of the sorted list), "
+                    + "for N runners at once; needs --seed; racelab grade-merge puts the shards together"
+            )
         ])
+
+    static let gradeMergeSpec = CommandSpec(
+        name: "grade-merge", arguments: "SHARD-DIR...", positionals: 1...10_000,
+        summary:
+            "put the --output folders of grade-all --shard K/N (every K of one N) together: one summary.csv "
+            + "and every report, as grade-all of the whole class writes them",
+        options: [.value("output", "DIR", "where the merged reports go (default grades)")],
+        details:
+            "exit status: 0 merged, 1 merged but a student's grading hit a harness failure (see summary.csv), "
+            + "2 bad usage\nor shards that do not fit together (not of one class, one missing or given twice, "
+            + "one that did not finish)."
+    )
 
     static let benchSpec = CommandSpec(
         name: "bench", arguments: "corpus|agreement|learners|explain|stress|profile [PATH...]",

@@ -96,6 +96,7 @@ extension RaceLabCommandLine {
     func gradeAll(_ arguments: ParsedArguments) throws(UsageError) -> Int32 {
         let workspace = arguments.string("workspace").map { URL(fileURLWithPath: $0).standardizedFileURL }
         let prepareOnly = arguments.has("prepare")
+        let shard = try classShard(arguments)
         if prepareOnly {
             guard workspace != nil, arguments.positionals.isEmpty else {
                 throw UsageError(
@@ -108,8 +109,9 @@ extension RaceLabCommandLine {
             )
         }
         let submissions = URL(fileURLWithPath: arguments.positionals.first ?? ".").standardizedFileURL
-        let entries = prepareOnly ? [] : SubmissionFolder.entries(in: submissions)
-        guard prepareOnly || !entries.isEmpty else {
+        let all = prepareOnly ? [] : SubmissionFolder.entries(in: submissions)
+        let entries = shard?.share(of: all) ?? all
+        guard prepareOnly || !all.isEmpty else {
             throw UsageError("no submissions in '\(submissions.path)': give a folder with one sub-folder per student")
         }
         let kit: URL
@@ -166,9 +168,10 @@ extension RaceLabCommandLine {
         do { grader = try ClassGrader(settings: settings) } catch { throw UsageError(error.description) }
         defer { grader.cleanUp() }
         let live = ProgressLine(enabled: isatty(2) != 0)
+        let share = shard.map { "shard \($0): \(entries.count) of \(all.count)" } ?? "\(entries.count)"
         stderrLine(
             "racelab grade-all: "
-                + (prepareOnly ? "preparing the workspace" : "\(entries.count) submission(s) in \(submissions.path)")
+                + (prepareOnly ? "preparing the workspace" : "\(share) submission(s) in \(submissions.path)")
                 + "; kit \(kit.path) (manifest \(grader.trusted.digest.prefix(12))); seed \(settings.seed); reports in \(output.path)"
         )
         do {
@@ -192,6 +195,14 @@ extension RaceLabCommandLine {
         stderrLine("racelab grade-all: " + ChildIsolation.probe(executable: grader.kitProgram).summary)
         let labIDs = labs ?? grader.registry.ids
         let summary = output.appendingPathComponent("summary.csv")
+        // Which shard this folder is, before any grade: grade-merge reads it.
+        if let shard {
+            let record = ClassShardRecord(shard: shard, grader: grader, labs: labIDs, all: all)
+            do { try record.write(into: output) } catch {
+                stderrLine("racelab: harness failure: cannot write \(ClassShardRecord.fileName) into \(output.path)")
+                return 1
+            }
+        }
         // summary.csv grows as students finish, so whatever stops this run, the grades given
         // so far are on disk.
         let soFar = IndexedResults<ClassGrader.StudentResult>(count: entries.count)
@@ -210,13 +221,32 @@ extension RaceLabCommandLine {
             stderrLine("racelab: harness failure: cannot write \(summary.path): \(error.localizedDescription)")
             return 1
         }
-        print("racelab grade-all: \(results.count) submission(s); summary \(summary.path)")
+        print(
+            "racelab grade-all: " + (shard.map { "shard \($0): " } ?? "")
+                + "\(results.count) submission(s); summary \(summary.path)"
+                + (shard == nil ? "" : " (racelab grade-merge puts every shard's folder together)"))
         let errors = results.filter { $0.status == .error }
         if !errors.isEmpty {
             stderrLine("racelab: harness failure for \(errors.map(\.student).joined(separator: ", ")): see summary.csv")
             return 1
         }
         return 0
+    }
+
+    /// `--shard K/N` of grade-all, checked before anything else: every shard must grade with
+    /// the one seed (grade-merge refuses shards that differ), so it must be given.
+    func classShard(_ arguments: ParsedArguments) throws(UsageError) -> ClassShard? {
+        guard let text = arguments.string("shard") else { return nil }
+        let shard: ClassShard
+        do { shard = try ClassShard.parse(text) } catch { throw UsageError(error.description) }
+        guard !arguments.has("prepare") else {
+            throw UsageError("--shard grades part of a class and --prepare grades nothing: give one or the other")
+        }
+        guard arguments.string("seed") != nil else {
+            throw UsageError(
+                "--shard \(shard) needs --seed S, the same in every shard (their grades must be comparable)")
+        }
+        return shard
     }
 
     /// `--labs` of grade-all: ids this racelab knows, or whose folder the kit's manifest lists

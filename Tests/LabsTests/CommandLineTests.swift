@@ -50,7 +50,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(command.status, 2)
         XCTAssertEqual(
             command.stderr,
-            "racelab: unknown command 'frobnicate'; valid: list, run, report, explain, check, hint, watch, progress, grade, grade-all, export, bench, calibrate, compiler-check, policy, doctor, stress, help\n"
+            "racelab: unknown command 'frobnicate'; valid: list, run, report, explain, check, hint, watch, progress, grade, grade-all, grade-merge, export, bench, calibrate, compiler-check, policy, doctor, stress, help\n"
         )
         let learners = try LabsTestSupport.runRacelab(["bench", "learners", "/nonexistent/class"])
         XCTAssertEqual(learners.status, 2)
