@@ -17,6 +17,8 @@ public enum StudentKit {
         public var manifest: KitManifest
         /// Solution files left out, relative paths.
         public var solutionsLeftOut: [String]
+        /// The instructor's class-grading workflow, relative path; nil when none was asked for.
+        public var classGradingWorkflow: String?
     }
 
     public struct ExportError: Error, CustomStringConvertible {
@@ -25,10 +27,12 @@ public enum StudentKit {
     }
 
     /// `workflow`: written to `.github/workflows/racelab.yml` (outside the manifest: the workflow
-    /// is the student's to run, and grade-all never reads it).
-    public static func export(from root: URL, to destination: URL, workflow: ClassroomWorkflow? = nil)
-        throws(ExportError) -> Summary
-    {
+    /// is the student's to run, and grade-all never reads it). `classGrading`: the instructor's,
+    /// written to `instructor/grade-class.yml` (outside the manifest too).
+    public static func export(
+        from root: URL, to destination: URL, workflow: ClassroomWorkflow? = nil,
+        classGrading: ClassGradingWorkflow? = nil
+    ) throws(ExportError) -> Summary {
         let fileManager = FileManager.default
         let source = root.standardizedFileURL
         let target = destination.standardizedFileURL
@@ -86,13 +90,14 @@ public enum StudentKit {
                 throw ExportError("cannot write \(devcontainerPath): \(error.localizedDescription)")
             }
         }
-        if let workflow {
-            let file = target.appendingPathComponent(ClassroomWorkflow.path)
+        let workflows = [(ClassroomWorkflow.path, workflow?.yaml), (ClassGradingWorkflow.path, classGrading?.yaml)]
+        for case (let path, let yaml?) in workflows {
+            let file = target.appendingPathComponent(path)
             do {
                 try fileManager.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try Data(workflow.yaml.utf8).write(to: file)
+                try Data(yaml.utf8).write(to: file)
             } catch {
-                throw ExportError("cannot write \(ClassroomWorkflow.path): \(error.localizedDescription)")
+                throw ExportError("cannot write \(path): \(error.localizedDescription)")
             }
         }
         let manifest = KitManifest(files: KitManifest.hashes(of: shipped, under: target))
@@ -104,6 +109,8 @@ public enum StudentKit {
         } catch {
             throw ExportError("cannot write \(KitManifest.fileName): \(error.localizedDescription)")
         }
-        return Summary(destination: target, manifest: manifest, solutionsLeftOut: left)
+        return Summary(
+            destination: target, manifest: manifest, solutionsLeftOut: left,
+            classGradingWorkflow: classGrading == nil ? nil : ClassGradingWorkflow.path)
     }
 }

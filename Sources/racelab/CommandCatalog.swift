@@ -1,3 +1,4 @@
+import RaceLabGrading
 import RaceLabHarness
 
 /// One `racelab` command: its declaration (the parser, usage line, help and usage errors come
@@ -75,9 +76,16 @@ extension RaceLabCommandLine {
             spec: CommandSpec(
                 name: "export", arguments: "[DIR]", positionals: 0...1,
                 summary:
-                    "DIR: a student kit (no Fixed*.swift; racelab-kit.json and a GitHub Classroom workflow, .github/workflows/racelab.yml); or, with --gradescope, a Gradescope autograder",
+                    "DIR: a student kit (no Fixed*.swift; racelab-kit.json and a GitHub Classroom workflow, "
+                    + ".github/workflows/racelab.yml; for you, instructor/grade-class.yml: the class on N runners); "
+                    + "or, with --gradescope, a Gradescope autograder",
                 options: [
-                    .value("gradescope", "FILE.zip", "write a Gradescope autograder: the kit, setup.sh, run_autograder")
+                    .value(
+                        "gradescope", "FILE.zip", "write a Gradescope autograder: the kit, setup.sh, run_autograder"),
+                    .value(
+                        "runners", "N",
+                        "the kit's instructor/grade-class.yml (a GitHub Actions workflow that grades a class) splits "
+                            + "it over N runners (default \(ClassGradingWorkflow.defaultRunners))")
                 ]),
             section: .instructor, run: { cli, arguments throws(UsageError) in try cli.export(arguments) }),
         Command(

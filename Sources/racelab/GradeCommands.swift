@@ -4,8 +4,8 @@ import LabKit
 import RaceLabGrading
 import RaceLabHarness
 
-/// The instructor's grading commands: grade, grade-all, export. Thin: the work is done by Grader,
-/// ClassGrader, StudentKit and GradescopeAutograder.
+/// The instructor's grading commands: grade and grade-all. Thin: the work is done by Grader and
+/// ClassGrader.
 extension RaceLabCommandLine {
     // MARK: grade
 
@@ -279,65 +279,5 @@ extension RaceLabCommandLine {
             return "its parent folder '\(parent.path)' does not exist"
         }
         return access(parent.path, W_OK) == 0 ? nil : "its parent folder '\(parent.path)' is not writable"
-    }
-
-    // MARK: export
-
-    func export(_ arguments: ParsedArguments) throws(UsageError) -> Int32 {
-        let root = try requireRoot()
-        let labIDs = try registry.ids
-        let workflow = ClassroomWorkflow(labs: labIDs, pointsPerLab: Int(GradingPolicy().pointsPerLab))
-        if let zip = arguments.string("gradescope") {
-            guard arguments.positionals.isEmpty else {
-                throw UsageError("give either a kit folder or --gradescope FILE.zip, not both")
-            }
-            guard zip.hasSuffix(".zip") else {
-                throw UsageError("--gradescope writes a zip: give a file name ending in .zip, not '\(zip)'")
-            }
-            if let problem = OutputFile.problem(writing: zip) {
-                throw UsageError("cannot write the autograder: \(problem)")
-            }
-            let bundle: GradescopeAutograder.Summary
-            do {
-                bundle = try GradescopeAutograder.export(from: root, to: URL(fileURLWithPath: zip), workflow: workflow)
-            } catch {
-                throw UsageError(error.description)
-            }
-            print(
-                "racelab export: Gradescope autograder \(zip): \(bundle.entries) files, \(bundle.bytes / 1024) KiB (setup.sh, run_autograder, kit/ with manifest \(bundle.kit.manifest.digest.prefix(12)))"
-            )
-            print(
-                "  upload it as the assignment's autograder (Ubuntu 22.04 base image); students submit their kit folder (zip or GitHub)"
-            )
-            return 0
-        }
-        guard let folder = arguments.positionals.first else {
-            throw UsageError("where to? racelab export DIR (a student kit) or racelab export --gradescope FILE.zip")
-        }
-        let destination = URL(fileURLWithPath: folder)
-        let summary: StudentKit.Summary
-        do { summary = try StudentKit.export(from: root, to: destination, workflow: workflow) } catch {
-            throw UsageError(error.description)
-        }
-        print(
-            "racelab export: student kit in \(summary.destination.path): \(summary.manifest.files.count) files, \(summary.manifest.editable.count) exercise file(s) students may edit"
-        )
-        print(
-            "  left out (reference solutions): \(summary.solutionsLeftOut.isEmpty ? "none" : summary.solutionsLeftOut.joined(separator: ", "))"
-        )
-        print(
-            "  GitHub Classroom: \(ClassroomWorkflow.path) grades each lab on every push (feedback: the student controls that repository; grade-all gives the marks)"
-        )
-        print(
-            "  manifest: \(KitManifest.fileName), digest \(summary.manifest.digest.prefix(12)) (grade-all --kit \(summary.destination.path) checks submissions against it)"
-        )
-        let calibrations = CalibrationFile.read(packageAt: root)
-        let missing = try registry.labs.filter { calibrations?.current(for: $0) == nil }.map(\.id)
-        if !missing.isEmpty {
-            print(
-                "  note: no current stress calibration for \(missing.joined(separator: ", ")); grading will measure it each time (run racelab calibrate, then export again)"
-            )
-        }
-        return 0
     }
 }

@@ -112,8 +112,16 @@ final class GradingTests: XCTestCase {
 
     func testExportedKitAndATamperedSubmission() throws {
         let kit = scratch.appendingPathComponent("kit")
-        let export = try LabsTestSupport.runRacelab(["export", kit.path])
+        let export = try LabsTestSupport.runRacelab(["export", kit.path, "--runners", "3"])
         XCTAssertEqual(export.status, 0, export.stderr)
+        // For the instructor: the class on 3 runners, and the summary says where that is.
+        let classWorkflow = try String(
+            contentsOf: kit.appendingPathComponent(ClassGradingWorkflow.path), encoding: .utf8)
+        XCTAssertTrue(classWorkflow.contains("--shard ${{ matrix.shard }}/3"), classWorkflow)
+        XCTAssertTrue(classWorkflow.contains(" grade-merge shards/grades-shard-* --output grades"), classWorkflow)
+        XCTAssertTrue(
+            export.stdout.contains("  for you, not the students: instructor/grade-class.yml grades the whole class"),
+            export.stdout)
         let manifest = try KitManifest.read(from: kit.appendingPathComponent(KitManifest.fileName))
         XCTAssertTrue(manifest.files.keys.allSatisfy { !KitManifest.isSolution($0) }, "no reference solutions in a kit")
         XCTAssertTrue(manifest.files.keys.contains("Package.swift"))
@@ -206,7 +214,15 @@ final class GradingTests: XCTestCase {
                 ["export", "--gradescope", "autograder.tar"],
                 "racelab: --gradescope writes a zip: give a file name ending in .zip"
             ),
-            (["grade-all", "--prepare"], "racelab: --prepare builds the kit into a kept workspace")
+            (["grade-all", "--prepare"], "racelab: --prepare builds the kit into a kept workspace"),
+            (
+                ["export", scratch.appendingPathComponent("kit").path, "--runners", "0"],
+                "racelab: --runners must be a whole number from 1 to 256, not '0'"
+            ),
+            (
+                ["export", "--gradescope", "autograder.zip", "--runners", "2"],
+                "racelab: --runners writes the class-grading workflow of a kit folder"
+            )
         ] {
             let result = try LabsTestSupport.runRacelab(arguments)
             XCTAssertEqual(result.status, 2, "\(arguments): \(result.stderr)")

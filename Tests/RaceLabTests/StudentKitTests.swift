@@ -186,6 +186,25 @@ final class StudentKitTests: XCTestCase {
         XCTAssertTrue(integrity.message.contains("not a student kit"))
     }
 
+    /// The instructor's class-grading workflow goes into the kit's instructor/ folder, outside the
+    /// manifest and outside .github/workflows/ (in a student's copy it never runs).
+    func testTheClassGradingWorkflowIsWrittenForTheInstructor() throws {
+        let root = try makePackage()
+        let kit = scratch.appendingPathComponent("kit")
+        let summary = try StudentKit.export(from: root, to: kit, classGrading: ClassGradingWorkflow(runners: 6))
+        XCTAssertEqual(summary.classGradingWorkflow, "instructor/grade-class.yml")
+        let yaml = try String(contentsOf: kit.appendingPathComponent("instructor/grade-class.yml"), encoding: .utf8)
+        XCTAssertTrue(yaml.contains("--shard ${{ matrix.shard }}/6"), yaml)
+        XCTAssertTrue(yaml.contains("grade-merge shards/grades-shard-*"), yaml)
+        XCTAssertNil(summary.manifest.files["instructor/grade-class.yml"])
+        XCTAssertEqual(TamperCheck.check(kit, against: summary.manifest), [])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: kit.appendingPathComponent(".github/workflows").path))
+        let plain = try StudentKit.export(from: root, to: scratch.appendingPathComponent("plain"))
+        XCTAssertNil(plain.classGradingWorkflow)
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: plain.destination.appendingPathComponent("instructor").path))
+    }
+
     func testExportRefusesAFolderInsideThePackage() throws {
         let root = try makePackage()
         XCTAssertThrowsError(try StudentKit.export(from: root, to: root.appendingPathComponent("Labs/kit")))
