@@ -5,6 +5,7 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 WORK=${1:-$(mktemp -d)}
+mkdir -p "$WORK"  # racelab export makes the kit's folder only, not its parents
 RACELAB="$(cd "$ROOT" && swift build --sanitize=thread --show-bin-path)/racelab"
 started=$(date +%s)
 say() { printf '\n== %s\n' "$*"; }

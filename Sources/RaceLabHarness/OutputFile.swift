@@ -23,6 +23,22 @@ public enum OutputFile {
         return nil
     }
 
+    /// Nil when files can be written into `folder`, or it can be made (its parent folder exists
+    /// and is writable: only the last part of the path is ever created); else why not, in one line.
+    public static func problem(writingInto folder: URL) -> String? {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { return "it is a file, not a folder" }
+            return access(folder.path, W_OK) == 0 ? nil : "it is not writable"
+        }
+        let parent = folder.deletingLastPathComponent()
+        guard FileManager.default.fileExists(atPath: parent.path, isDirectory: &isDirectory) else {
+            return "its parent folder '\(parent.path)' does not exist"
+        }
+        guard isDirectory.boolValue else { return "'\(parent.path)' is a file, not a folder" }
+        return access(parent.path, W_OK) == 0 ? nil : "its parent folder '\(parent.path)' is not writable"
+    }
+
     /// Writes `text` to `path` atomically.
     public static func write(_ text: String, to path: String) throws {
         try write(Data(text.utf8), to: path)

@@ -47,6 +47,24 @@ extension RaceLabCommandLine {
             ?? .text
     }
 
+    // MARK: Output paths
+
+    /// A file the command writes, checked before any work (a typo in a path then costs nothing and
+    /// creates nothing): its folder must exist and be writable.
+    func checkOutput(file path: String?, option: String, what: String) throws(UsageError) {
+        guard let path, let problem = OutputFile.problem(writing: path) else { return }
+        throw UsageError("cannot write \(what): \(problem); give \(option) a file in a folder you can write")
+    }
+
+    /// A folder the command writes into (made if it is not there: its last part only), checked
+    /// the same way: it, or else its parent folder, must exist and be writable.
+    func checkOutput(folder: URL, option: String, what: String) throws(UsageError) {
+        guard let problem = OutputFile.problem(writingInto: folder) else { return }
+        throw UsageError(
+            "cannot write \(what) into '\(folder.path)': \(problem); give \(option) a folder you can write, "
+                + "in a folder that exists")
+    }
+
     /// How reproduce commands name racelab: as invoked, but relative to the package when the
     /// binary is inside it (grade-all runs a scratch copy that is gone by the time anyone reads
     /// the report; the relative path works in the student's own copy).

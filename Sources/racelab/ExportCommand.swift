@@ -23,9 +23,7 @@ extension RaceLabCommandLine {
             guard zip.hasSuffix(".zip") else {
                 throw UsageError("--gradescope writes a zip: give a file name ending in .zip, not '\(zip)'")
             }
-            if let problem = OutputFile.problem(writing: zip) {
-                throw UsageError("cannot write the autograder: \(problem)")
-            }
+            try checkOutput(file: zip, option: "--gradescope", what: "the autograder")
             let bundle: GradescopeAutograder.Summary
             do {
                 bundle = try GradescopeAutograder.export(from: root, to: URL(fileURLWithPath: zip), workflow: workflow)
@@ -44,6 +42,8 @@ extension RaceLabCommandLine {
             throw UsageError("where to? racelab export DIR (a student kit) or racelab export --gradescope FILE.zip")
         }
         let destination = URL(fileURLWithPath: folder)
+        // A typo must not make a chain of folders: only the kit's own folder is created.
+        try checkOutput(folder: destination, option: "export", what: "the kit")
         let summary: StudentKit.Summary
         let classGrading = ClassGradingWorkflow(runners: runners ?? ClassGradingWorkflow.defaultRunners)
         do {

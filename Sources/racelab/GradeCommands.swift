@@ -10,6 +10,7 @@ extension RaceLabCommandLine {
     // MARK: grade
 
     func grade(_ arguments: ParsedArguments) throws(UsageError) -> Int32 {
+        try checkOutput(file: arguments.string("output"), option: "--output", what: "the report")
         let labs = try labList(arguments.string("labs"))
         let format = try format(arguments)
         if let path = arguments.string("from") {
@@ -21,9 +22,6 @@ extension RaceLabCommandLine {
             return try write(saved, format: format, to: arguments.string("output"))
         }
         let seed = try arguments.uint64("seed") ?? UInt64.random(in: 1...999_999)
-        if let output = arguments.string("output"), let problem = OutputFile.problem(writing: output) {
-            throw UsageError("cannot write the report: \(problem)")
-        }
         var trusted: KitManifest?
         if let path = arguments.string("manifest") {
             do { trusted = try KitManifest.read(from: URL(fileURLWithPath: path)) } catch {
@@ -132,11 +130,8 @@ extension RaceLabCommandLine {
             try kitLabList(text, manifest: manifest)
         }
         let output = URL(fileURLWithPath: arguments.string("output") ?? "grades").standardizedFileURL
-        if let problem = Self.folderProblem(output) {
-            throw UsageError(
-                "cannot write reports into '\(output.path)': \(problem); give --output a folder you can write")
-        }
-        if let workspace, let problem = Self.folderProblem(workspace) {
+        try checkOutput(folder: output, option: "--output", what: "reports")
+        if let workspace, let problem = OutputFile.problem(writingInto: workspace) {
             throw UsageError("cannot use the workspace '\(workspace.path)': \(problem)")
         }
         var settings = ClassGrader.Settings(
@@ -264,20 +259,5 @@ extension RaceLabCommandLine {
                 "unknown lab '\(unknown)' in --labs; the kit's labs: \(known.sorted().joined(separator: ", "))")
         }
         return ids
-    }
-
-    /// Why a folder cannot be written into or made (its parent missing or read-only), or nil.
-    static func folderProblem(_ folder: URL) -> String? {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { return "it is a file, not a folder" }
-            return access(folder.path, W_OK) == 0 ? nil : "it is not writable"
-        }
-        let parent = folder.deletingLastPathComponent()
-        guard FileManager.default.fileExists(atPath: parent.path, isDirectory: &isDirectory), isDirectory.boolValue
-        else {
-            return "its parent folder '\(parent.path)' does not exist"
-        }
-        return access(parent.path, W_OK) == 0 ? nil : "its parent folder '\(parent.path)' is not writable"
     }
 }

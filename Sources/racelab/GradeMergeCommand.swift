@@ -7,11 +7,7 @@ import RaceLabHarness
 extension RaceLabCommandLine {
     func gradeMerge(_ arguments: ParsedArguments) throws(UsageError) -> Int32 {
         let output = URL(fileURLWithPath: arguments.string("output") ?? "grades").standardizedFileURL
-        if let problem = Self.folderProblem(output) {
-            throw UsageError(
-                "cannot write the merged grades into '\(output.path)': \(problem); give --output a folder you can write"
-            )
-        }
+        try checkOutput(folder: output, option: "--output", what: "the merged grades")
         let merged: ClassShardMerge.Summary
         do {
             merged = try ClassShardMerge.merge(arguments.positionals.map { URL(fileURLWithPath: $0) }, into: output)

@@ -188,6 +188,7 @@ public struct RaceLabCommandLine {
         guard let htmlFile = arguments.string("html") else {
             throw UsageError("report needs --html FILE; usage: \(Self.reportSpec.usage)")
         }
+        try checkOutput(file: htmlFile, option: "--html", what: "the HTML report")
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
             throw UsageError("cannot read '\(path)': give the file written by racelab run --json")

@@ -53,6 +53,20 @@ extension RaceLabCommandLine {
 
     /// `profileAsMarkdown`: the profile (`--profile`) also as a Markdown table (`bench profile`).
     func run(_ arguments: ParsedArguments, profileAsMarkdown: Bool = false) throws(UsageError) -> Int32 {
+        // Where the run writes, before anything is built or run.
+        let htmlFile = arguments.string("html")
+        try checkOutput(file: htmlFile, option: "--html", what: "the HTML report")
+        var logFolder: URL?
+        if let logs = arguments.string("logs") {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: logs, isDirectory: &isDirectory), isDirectory.boolValue,
+                access(logs, W_OK) == 0
+            else {
+                throw UsageError(
+                    "--logs keeps each child's standard error in a folder: '\(logs)' is not a folder you can write")
+            }
+            logFolder = URL(fileURLWithPath: logs)
+        }
         let labs: [Lab]
         if arguments.has("all") {
             guard arguments.positionals.isEmpty else { throw UsageError("give a lab or --all, not both") }
@@ -88,10 +102,6 @@ extension RaceLabCommandLine {
         guard settings.point == nil || mode?.isSystematic == true else {
             throw UsageError("--point replays one exploration point: give it with --mode explore")
         }
-        let htmlFile = arguments.string("html")
-        if let htmlFile, let problem = OutputFile.problem(writing: htmlFile) {
-            throw UsageError("cannot write the HTML report: \(problem)")
-        }
         settings.trace = arguments.has("trace") || htmlFile != nil
 
         try requireTSan()
@@ -99,16 +109,7 @@ extension RaceLabCommandLine {
         let progress = ProgressLine(enabled: isatty(2) != 0)
         let started = Date()
         settings.jobs = try jobs(arguments)
-        if let logs = arguments.string("logs") {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: logs, isDirectory: &isDirectory), isDirectory.boolValue,
-                access(logs, W_OK) == 0
-            else {
-                throw UsageError(
-                    "--logs keeps each child's standard error in a folder: '\(logs)' is not a folder you can write")
-            }
-            settings.logFolder = URL(fileURLWithPath: logs)
-        }
+        settings.logFolder = logFolder
         let rows = LabRunner.rows(plan, settings: settings)
         let jobs = settings.jobs
         let outcomes = LabRunner.run(rows, jobs: jobs) { done, total in

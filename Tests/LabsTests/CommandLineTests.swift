@@ -155,9 +155,14 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(children.count, 0, "no child left running")
     }
 
-    /// An output file that cannot be written is refused before any work (not after minutes of it).
+    /// An output file that cannot be written is refused before any work (not after minutes of it),
+    /// in one line that says what is valid, and nothing is created.
     func testUnwritableOutputsFailBeforeAnyWork() throws {
-        for (arguments, message) in [
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-out-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let missing = scratch.appendingPathComponent("no")
+        let refusals: [(arguments: [String], message: String)] = [
             (
                 ["run", "list-adder", "--html", "/nonexistent-folder/run.html"],
                 "racelab: cannot write the HTML report: the folder '/nonexistent-folder' does not exist"
@@ -169,13 +174,46 @@ final class CommandLineTests: XCTestCase {
             (
                 ["grade", "--labs", "list-adder", "--output", "/tmp"],
                 "racelab: cannot write the report: '/tmp' is a folder"
+            ),
+            // A saved report rendered again: refused before it is read (it was a harness failure, exit 1).
+            (
+                ["grade", "--from", "/nonexistent-report.json", "--output", missing.path + "/grade.txt"],
+                "racelab: cannot write the report: the folder '\(missing.path)' does not exist; "
+                    + "give --output a file in a folder you can write"
+            ),
+            (
+                ["run", "list-adder", "--variant", "exercise", "--html", missing.path + "/run.html"],
+                "racelab: cannot write the HTML report: the folder '\(missing.path)' does not exist; "
+                    + "give --html a file in a folder you can write"
+            ),
+            (
+                ["report", "/nonexistent-results.json", "--html", missing.path + "/run.html"],
+                "racelab: cannot write the HTML report: the folder '\(missing.path)' does not exist"
+            ),
+            (
+                ["export", missing.path + "/kit"],
+                "racelab: cannot write the kit into '\(missing.path)/kit': its parent folder '\(missing.path)' "
+                    + "does not exist; give export a folder you can write, in a folder that exists"
+            ),
+            (
+                ["export", "--gradescope", missing.path + "/autograder.zip"],
+                "racelab: cannot write the autograder: the folder '\(missing.path)' does not exist"
+            ),
+            // grade-all's --output: GradingTests.testGradeAllRefusesBadUsageBeforeAnyWorkAndCreatesNothing.
+            (
+                ["grade-merge", "/nonexistent-shard", "--output", missing.path + "/grades"],
+                "racelab: cannot write the merged grades into '\(missing.path)/grades': its parent folder "
+                    + "'\(missing.path)' does not exist; give --output a folder you can write, in a folder that exists"
             )
-        ] {
+        ]
+        for (arguments, message) in refusals {
             let started = Date()
             let result = try LabsTestSupport.runRacelab(arguments)
             XCTAssertEqual(result.status, 2, "\(arguments): \(result.stderr)")
             XCTAssertTrue(result.stderr.hasPrefix(message), "\(arguments): \(result.stderr)")
             XCTAssertLessThan(Date().timeIntervalSince(started), 5, "\(arguments) failed before running anything")
+            XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: missing.path), "\(arguments): nothing created")
         }
     }
 
