@@ -131,17 +131,17 @@ RL_INVISIBLE static void jitter(const char *name, int64_t hit, int is_main_threa
     if (!is_main_thread && permille > 0 && hold_us > 0 && (int64_t)(rl_mix64(draw) % 1000) < permille) {
         int64_t us = 1 + (int64_t)(rl_mix64(draw ^ 0x5DEECE66DULL) % (uint64_t)hold_us);
         struct timespec hold = {us / 1000000, (us % 1000000) * 1000};
-        int64_t began = rl_monotonic_ns();
+        int64_t began = rl_spent_clock_ns();
         nanosleep(&hold, NULL);
-        rl_spent_add(RL_SPENT_CHECKPOINT_SLEEPS, rl_monotonic_ns() - began);
+        rl_spent_add(RL_SPENT_CHECKPOINT_SLEEPS, rl_spent_clock_ns() - began);
         return;
     }
     if (draw & 1) return;  // bursts of fast steps interleave differently from slow ones
     int64_t us = (int64_t)((draw >> 1) % (uint64_t)max_us);
     struct timespec nap = {us / 1000000, (us % 1000000) * 1000};
-    int64_t began = rl_monotonic_ns();
+    int64_t began = rl_spent_clock_ns();
     nanosleep(&nap, NULL);
-    rl_spent_add(RL_SPENT_CHECKPOINT_SLEEPS, rl_monotonic_ns() - began);
+    rl_spent_add(RL_SPENT_CHECKPOINT_SLEEPS, rl_spent_clock_ns() - began);
 }
 
 RL_INVISIBLE void rl_checkpoint_reset(void) {
@@ -206,12 +206,12 @@ RL_INVISIBLE int64_t rl_checkpoint_hit(const char *name, int is_main_thread, int
             // however loaded the machine is.
             rl_own_deadline main_thread_time;
             rl_own_deadline_start(&main_thread_time, main_thread_id(), limit);
-            int64_t began = rl_monotonic_ns();
+            int64_t began = rl_spent_clock_ns();
             while (LOAD(&arm_state) == 2 && LOAD(&arm_generation) == generation &&
                    !rl_own_deadline_passed(&main_thread_time)) {
                 nanosleep(&nap, NULL);
             }
-            rl_spent_add(RL_SPENT_CHECKPOINT_PAUSES, rl_monotonic_ns() - began);
+            rl_spent_add(RL_SPENT_CHECKPOINT_PAUSES, rl_spent_clock_ns() - began);
             if (waits_for_story) rl_quiet_paused(0);
             rl_trace_note(RL_TRACE_PAUSE, "goes on", hit);
         }

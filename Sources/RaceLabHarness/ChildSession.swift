@@ -35,7 +35,10 @@ private final class Heartbeat: @unchecked Sendable {
     /// A new iteration: said at once, so a crash or hang in it is tied to its point.
     func starting(_ number: Int, point: ExplorationPoint?) {
         iteration.store(number, ordering: .relaxed)
-        lock.withLock { self.point = point }
+        lock.withLock {
+            self.point = point
+            iterationBegan = DispatchTime.now().uptimeNanoseconds
+        }
         beat()
     }
 
@@ -44,19 +47,22 @@ private final class Heartbeat: @unchecked Sendable {
     private var lastActivity: Int64 = -1
     private var beatsWithoutHits = 0
     private var beatsWithoutPositions = 0
+    private var iterationBegan = DispatchTime.now().uptimeNanoseconds
 
     /// Reads and writes under one lock, so lines go out in the order they were taken: the
     /// newest line always names the newest iteration. Where each thread was (read only when a
-    /// child hangs, after 3 s or more without progress) is said once no checkpoint was hit for
-    /// half a second, and every 2 s: a list of a hundred threads ten times a second, encoded here
-    /// and decoded by the parent, both under ThreadSanitizer, cost more than the lab's own work.
+    /// child hangs: 3 s or more without progress, or an iteration that never ends) is said in
+    /// every beat once no checkpoint was hit for half a second or the iteration has lasted 2 s,
+    /// and every 2 s besides: a list of a hundred threads ten times a second, encoded here and
+    /// decoded by the parent, both under ThreadSanitizer, cost more than the lab's own work.
     private func beat() {
         lock.withLock {
             guard !stopped else { return }
             let activity = Checkpoint.activity
             beatsWithoutHits = activity == lastActivity ? beatsWithoutHits + 1 : 0
             lastActivity = activity
-            let withPositions = beatsWithoutHits >= 5 || beatsWithoutPositions >= 19
+            let longIteration = DispatchTime.now().uptimeNanoseconds &- iterationBegan >= 2_000_000_000
+            let withPositions = beatsWithoutHits >= 5 || longIteration || beatsWithoutPositions >= 19
             beatsWithoutPositions = withPositions ? 0 : beatsWithoutPositions + 1
             let progress = ChildChannel.Progress(
                 iteration: iteration.load(ordering: .relaxed), checkpointHits: activity,

@@ -253,6 +253,8 @@ typedef enum {
 
 /// `ns` more spent on `kind` (once more). Safe in a signal handler.
 void rl_spent_add(rl_spent_kind kind, int64_t ns);
+/// The clock for what lab threads spend: a raw system call, no call TSan intercepts.
+int64_t rl_spent_clock_ns(void);
 /// Nanoseconds spent on `kind` since the process began, and how many times.
 int64_t rl_spent_ns(rl_spent_kind kind);
 int64_t rl_spent_times(rl_spent_kind kind);
