@@ -1,3 +1,4 @@
+import CRaceLabSupport
 import XCTest
 
 @_spi(LabAuthoring) @testable import LabKit
@@ -209,13 +210,15 @@ final class StoryProfileTests: XCTestCase {
         XCTAssertTrue(Thread.isMainThread)
         let meter = StoryProfile.Meter()
         let run = ScenarioRun(mode: .scripted, iteration: 1, seed: 1)
-        let began = Date()
+        // On the meter's own clock (the monotonic one): the wall clock can be stepped meanwhile
+        // (a stability run saw it 1 ms apart over 0.3 s).
+        let began = rl_monotonic_ns()
         run.waitUntil(timeout: 0.3) {
             _ = LabQuiet.now
             run.busyWait(timeout: 0.01) { false }  // a wait inside the wait: not one of its own
             return false
         }
-        let elapsed = Date().timeIntervalSince(began)
+        let elapsed = Double(rl_monotonic_ns() - began) / 1e9
         let profile = meter.profile()
         XCTAssertEqual(profile.waits, 1, "the outermost wait only")
         XCTAssertGreaterThan(profile.quietLooks, 0)
