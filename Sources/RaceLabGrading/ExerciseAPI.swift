@@ -233,22 +233,13 @@ public enum ExerciseAPI {
         guard characters.hasPrefix("("), let end = closing(of: characters) else { return nil }
         let list = characters[characters.index(after: characters.startIndex)..<end]
         var parameters: [Substring] = []
-        var depth = 0
         var start = list.startIndex
-        var index = list.startIndex
-        while index < list.endIndex {
-            let character = list[index]
-            if character == "-", list[list.index(after: index)...].hasPrefix(">") {
-                index = list.index(index, offsetBy: 2)
-                continue
-            }
-            if "([<".contains(character) { depth += 1 }
-            if ")]>".contains(character) { depth -= 1 }
+        walkBrackets(list) { index, character, depth in
             if character == ",", depth == 0 {
                 parameters.append(list[start..<index])
                 start = list.index(after: index)
             }
-            index = list.index(after: index)
+            return true
         }
         if !list.trimmingCharacters(in: .whitespaces).isEmpty { parameters.append(list[start...]) }
         return parameters.map { parameter in
@@ -261,6 +252,18 @@ public enum ExerciseAPI {
     /// Where the bracket `text` starts with ("<", "(" or "[") closes, nested brackets and the
     /// arrows of function types ("->") skipped; nil when it does not.
     static func closing(of text: Substring) -> Substring.Index? {
+        var found: Substring.Index?
+        walkBrackets(text) { index, character, depth in
+            if ")]>".contains(character), depth == 0 { found = index }
+            return found == nil
+        }
+        return found
+    }
+
+    /// Calls `visit` with each character of `text`, its index and the bracket depth there (an
+    /// opening bracket counted from itself on, a closing one up to itself), the arrows of function
+    /// types ("->") skipped, until `visit` says stop (false). The one bracket walk of this file.
+    static func walkBrackets(_ text: Substring, _ visit: (Substring.Index, Character, Int) -> Bool) {
         var depth = 0
         var index = text.startIndex
         while index < text.endIndex {
@@ -270,13 +273,10 @@ public enum ExerciseAPI {
                 continue
             }
             if "([<".contains(character) { depth += 1 }
-            if ")]>".contains(character) {
-                depth -= 1
-                if depth == 0 { return index }
-            }
+            if ")]>".contains(character) { depth -= 1 }
+            if !visit(index, character, depth) { return }
             index = text.index(after: index)
         }
-        return nil
     }
 
     static func refusal(of entity: Entity, ownModules: Set<String>) -> String? {
@@ -342,24 +342,15 @@ public enum ExerciseAPI {
     /// outside brackets: what a specialization is made on can be described too ("closure #1 in
     /// variable initialization expression of ...").
     static func phraseEnd(in text: Substring) -> Range<Substring.Index>? {
-        var depth = 0
-        var index = text.startIndex
-        while index < text.endIndex {
-            let character = text[index]
-            if character == "-", text[text.index(after: index)...].hasPrefix(">") {
-                index = text.index(index, offsetBy: 2)
-                continue
+        var found: Range<Substring.Index>?
+        walkBrackets(text) { index, character, depth in
+            guard depth == 0, character == " " else { return true }
+            for phrase in [" for ", " of "] where text[index...].hasPrefix(phrase) {
+                found = index..<text.index(index, offsetBy: phrase.count)
             }
-            if "([<".contains(character) { depth += 1 }
-            if ")]>".contains(character) { depth -= 1 }
-            if depth == 0, character == " " {
-                for phrase in [" for ", " of "] where text[index...].hasPrefix(phrase) {
-                    return index..<text.index(index, offsetBy: phrase.count)
-                }
-            }
-            index = text.index(after: index)
+            return found == nil
         }
-        return nil
+        return found
     }
 
     /// The dotted path at the start of `text`, after an optional "(extension in M):".
