@@ -121,7 +121,6 @@ let expected: [String: (status: String, says: String)] = [
     "silgen-space-tsan-ignore": ("rejected", "@_silgen_name"), "syscall-peek-leak": ("rejected", "@_silgen_name"),
     "keypath-hidden-read": ("rejected", "key paths"), "nsmutablearray-hidden": ("rejected", "NSMutableArray"),
     "skip-slow-adder": ("failed", "app's adder"), "immortal-child": ("failed", "went on for"),
-    "parked-threads": ("failed", "threads alive at once"),
     "report-spoof-escapes": ("failed", "not fixed yet"), "fifo-exercise": ("rejected", "not a regular file"),
     "sparse-readme": ("failed", "not fixed yet"),
     "stdout-forger": ("failed", "not fixed yet"), "solutions": ("rejected", "exports one name"), "half-fixed": ("failed", "not fixed yet"),
@@ -133,6 +132,30 @@ for (student, want) in expected.sorted(by: { $0.key < $1.key }) where rows[stude
     let message = lab["message"] as? String ?? ""
     check(r.number("score") == 0 && double(r.gradescope["score"]) == 0 && lab["status"] as? String == want.status && message.contains(want.says),
           "attack \(student): \(short(lab["status"], 10)) 0/\(Int(double(lab["maxScore"]))): \(short(message, 120))")
+}
+
+// Under a task and a memory limit: the valid fix keeps full marks beside the attacks on tasks,
+// memory and output, each of which scores 0 saying why; grade-all writes every row, exits 0.
+if let skipped = try? String(contentsOfFile: "\(work)/limited/skipped", encoding: .utf8) {
+    print("  (limits: \(skipped.trimmingCharacters(in: .whitespacesAndNewlines)))")
+} else {
+    rows = summary("limited")
+    let limited: [String: String] = [
+        "parked-threads": "threads alive at once", "thread-tree": "threads alive at once",
+        "memory-hog": "MiB of memory", "stdout-flood": "on standard output",
+    ]
+    check(Set(rows.keys) == Set(limited.keys).union(["victim-solved"]), "limits: every submission graded: \(rows.keys.sorted())")
+    let exitStatus = (try? String(contentsOfFile: "\(work)/grades-limited/exit-status", encoding: .utf8)) ?? "?"
+    check(exitStatus.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "limits: grade-all exited 0 (\(short(exitStatus, 10)))")
+    let victim = report("limited", "victim-solved").labs.first ?? [:]
+    check(double(victim["score"]) == double(victim["maxScore"]) && double(victim["score"]) > 0,
+          "limits: the valid fix beside the attackers keeps full marks (\(Int(double(victim["score"])))/\(Int(double(victim["maxScore"]))))")
+    for (student, says) in limited.sorted(by: { $0.key < $1.key }) where rows[student] != nil {
+        let lab = report("limited", student).labs.first ?? [:]
+        let message = lab["message"] as? String ?? ""
+        check(double(lab["score"]) == 0 && message.contains(says),
+              "limits, attack \(student): \(Int(double(lab["score"])))/\(Int(double(lab["maxScore"]))): \(short(message, 140))")
+    }
 }
 
 // A report quotes what a student's code showed: a text report must show, not obey, escape codes.

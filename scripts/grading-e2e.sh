@@ -68,7 +68,7 @@ say "attacks (scripts/attacks), graded on list-adder"
 mkdir -p "$WORK/attacks"
 for attack in "$ATTACKS"/*.swift; do
     name=$(basename "$attack" .swift)
-    case $name in poisoner|thief) continue;; esac
+    case $name in poisoner|thief|parked-threads|thread-tree|memory-hog|stdout-flood) continue;; esac
     cp -R "$WORK/kit" "$WORK/attacks/$name"
     cp "$attack" "$WORK/attacks/$name/Labs/ListAdder/Exercise.swift"
 done
@@ -96,6 +96,41 @@ cat "$WORK/grades-unchecked/summary.csv"
 # Nothing a submission started may outlive its run: the escape loop marks itself.
 sleep 1
 { pgrep -f racelab-escape-loop || true; } > "$WORK/grades-unchecked/leftovers"
+
+say "under a task limit of 1,000 and a memory limit of 6 GiB: a valid fix beside attacks on tasks, memory and output"
+# The groups are made here, inside this script's own (so a container's limits still hold), and
+# grade-all runs in them: its children, at their own limits (racelab policy --isolation), must
+# leave the valid fix and the builds all they need.
+limited_skip=""
+own() { awk -F: -v c="$1" '{ n = split($2, a, ","); for (i = 1; i <= n; i++) if (a[i] == c) { print $3; exit } }' /proc/self/cgroup; }
+pids_group="/sys/fs/cgroup/pids$(own pids)/racelab-e2e-$$"
+memory_group="/sys/fs/cgroup/memory$(own memory)/racelab-e2e-$$"
+if [ "$(id -u)" != 0 ]; then
+    limited_skip="not root: no control groups can be made"
+elif ! mkdir "$pids_group" "$memory_group" 2>/dev/null; then
+    limited_skip="no writable cgroup v1 pids and memory hierarchies here"
+fi
+mkdir -p "$WORK/limited"
+if [ -z "$limited_skip" ]; then
+    echo 1000 > "$pids_group/pids.max"
+    echo $((6 << 30)) > "$memory_group/memory.limit_in_bytes"
+    cp -R "$WORK/kit" "$WORK/limited/victim-solved" && solve "$WORK/limited/victim-solved" ListAdder
+    for attack in parked-threads thread-tree memory-hog stdout-flood; do
+        cp -R "$WORK/kit" "$WORK/limited/$attack"
+        cp "$ATTACKS/$attack.swift" "$WORK/limited/$attack/Labs/ListAdder/Exercise.swift"
+    done
+    limited_status=0
+    (cd "$WORK" && sh -c 'echo $$ > "$1/cgroup.procs" && echo $$ > "$2/cgroup.procs" && shift 2 && exec "$@"' sh \
+        "$pids_group" "$memory_group" "$RACELAB" grade-all limited --kit kit --workspace workspace --output grades-limited \
+        --format json --seed 2026 --labs list-adder) || limited_status=$?
+    echo "$limited_status" > "$WORK/grades-limited/exit-status"
+    echo "peak tasks $(cat "$pids_group/pids.peak" 2>/dev/null || echo ?) of 1000, peak memory $(( $(cat "$memory_group/memory.max_usage_in_bytes") >> 20 )) MiB of 6144" \
+        | tee "$WORK/grades-limited/peaks"
+    cat "$WORK/grades-limited/summary.csv"
+    rmdir "$pids_group" "$memory_group" 2>/dev/null || true
+else
+    echo "skipped: $limited_skip" | tee "$WORK/limited/skipped"
+fi
 
 say "every format"
 for report in "$WORK"/grades-*/*.json; do

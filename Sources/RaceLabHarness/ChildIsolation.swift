@@ -24,6 +24,9 @@ public struct ChildIsolation: Sendable, Equatable {
     public var confinement: Confinement?
     /// Whether children run in `ChildSandbox` (mount, network and PID namespaces).
     public var sandboxed: Bool
+    /// The kernel's limits on each child's tasks and memory, when in force (the probe child
+    /// itself ran in them).
+    public var limits: ChildLimits? { sandboxed ? ChildLimits.here : nil }
     public var problem: String?
 
     /// Every way out refused, and the file system read-only and the network gone.
@@ -37,6 +40,10 @@ public struct ChildIsolation: Sendable, Equatable {
         if sandboxed { words.append("a read-only file system outside their run folder") }
         if confinement.inForce & Int(RL_CONFINED_NO_CAPABILITIES) != 0 { words.append("no capabilities") }
         if confinement.inForce & Int(RL_CONFINED_LIMITS) != 0 { words.append("resource limits") }
+        if let limits {
+            words.append(
+                "at most \(RL_LAB_THREAD_LIMIT) live threads (RaceLab's count) and, by the kernel, \(ChildLimits.tasksPerChild) tasks and \(ChildLimits.memoryPerChild >> 20) MiB of memory each, \(limits.slots) at once")
+        }
         return words
     }
 
@@ -46,6 +53,9 @@ public struct ChildIsolation: Sendable, Equatable {
             return ["anything its user can (the isolation probe did not answer: \(problem ?? "no reason given"))"]
         }
         return Self.escapeWords.filter { confinement.escapes & $0.bit != 0 }.map(\.text.open)
+            + (limits == nil && sandboxed
+                ? ["use as many tasks and as much memory as the machine has (no kernel limits: \(ChildLimits.missingReason))"]
+                : [])
     }
 
     /// One line for reports.

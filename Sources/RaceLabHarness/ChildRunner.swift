@@ -34,6 +34,11 @@ public struct ChildRequest: Sendable {
     public var drainGrace: Double = 30
     /// A descriptor the child gets as fd 4 (its sealed TSan suppressions).
     public var inheritedDescriptor: Int32?
+    /// The control groups the child runs in (its tasks and memory limited); removed once it is gone.
+    public var group: ChildGroup?
+    /// A lab child prints little: past `outputLimit` on standard output it is ended (a tool's
+    /// output is only cut).
+    public var endsOnOutputFlood = false
 
     public init(
         executable: URL, arguments: [String], environment: [String: String], directory: URL? = nil,
@@ -68,6 +73,8 @@ public struct ChildOutcome: Sendable {
     public var ending: Ending
     public var stderr: String
     public var stderrTruncated: Bool
+    /// A limit of the kernel's the child ran into (ChildGroup), in a learner's words.
+    public var limitReached: String?
     /// Lines the child printed on stdout (a lab that prints), capped.
     public var otherOutput: [String]
     public var stdoutTruncated: Bool
@@ -131,6 +138,17 @@ public enum ChildRunner {
     private static let subreaper: Void = { _ = rl_become_subreaper() }()
 
     public static func run(_ request: ChildRequest) -> ChildOutcome {
+        guard let group = request.group else { return runChild(request) }
+        // Only as many children at once as fit at their limits (ChildLimits.slots).
+        group.limits.takeSlot()
+        defer { group.limits.giveBackSlot() }
+        var outcome = runChild(request)
+        outcome.limitReached = group.limitReached() ?? outcome.limitReached
+        group.remove()
+        return outcome
+    }
+
+    private static func runChild(_ request: ChildRequest) -> ChildOutcome {
         _ = subreaper
         let start = Date()
         var clock = ChildClock()
@@ -174,6 +192,7 @@ public enum ChildRunner {
         var lastLine: String?
         var cpuWaits: (at: Date, threads: [String: UInt64])?
         var signatures: HeartbeatSignatures?
+        var flooded = false
         while true {
             // wait4, not waitpid: its CPU time (with that of every descendant it waited for:
             // the sandbox's `unshare` waits for the lab's process) goes in the profile.
@@ -218,6 +237,17 @@ public enum ChildRunner {
             if iterationWatch.stalled(signature: latest, now: now, waitedForCPU: waited) {
                 stallReason =
                     "iteration \(latest ?? "?") went on for \(Int(request.iterationTimeout)) s without ending: the story never finished"
+            }
+            if stdout.truncated && request.endsOnOutputFlood {
+                // Standard output past its limit: the rest would only be read and dropped, at
+                // the cost of the CPU other runs need. The run ends here, saying why.
+                flooded = true
+                sendSignal(-pid, SIGKILL)
+                sendSignal(pid, SIGKILL)
+                let reaped = reapWithUsage(pid, within: 5)
+                status = reaped.status
+                if let usage = reaped.usage { clock.reaped(usage) }
+                break
             }
             if crashSeenAt == nil, stderr.sawCrashMarker { crashSeenAt = now }
             if let crashSeenAt, now.timeIntervalSince(crashSeenAt) > request.crashGrace {
@@ -269,6 +299,10 @@ public enum ChildRunner {
             otherOutput: Array(stdout.lines.prefix(50)).map { String($0.prefix(500)) },
             stdoutTruncated: stdout.truncated, elapsedSeconds: Date().timeIntervalSince(start))
         outcome.clock = clock
+        if flooded {
+            outcome.limitReached =
+                "it printed more than \(request.outputLimit >> 20) MiB on standard output, the limit for one run: RaceLab ended it"
+        }
         // TSan's own symbolizer process may still be finishing; it is no sign of the lab's.
         outcome.leftoverProcesses = leftovers.filter { $0.command != "llvm-symbolizer" }.count
         outcome.channelTruncated = channel.truncated

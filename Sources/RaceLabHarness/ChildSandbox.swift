@@ -68,12 +68,19 @@ public enum ChildSandbox {
     }
 
     /// The program and arguments that run `executable` in the sandbox, in `folder`; nil when the
-    /// machine offers no sandbox.
-    public static func wrap(_ executable: URL, arguments: [String], folder: URL) -> (URL, [String])? {
+    /// machine offers no sandbox. With a `group`, the sandbox's first process joins it before
+    /// anything else (ChildLimits), or the child does not start.
+    public static func wrap(_ executable: URL, arguments: [String], folder: URL, group: ChildGroup? = nil)
+        -> (URL, [String])?
+    {
         guard let launcher else { return nil }
+        let setUp =
+            group.map {
+                "{ \($0.joinCommand); } || { echo \"\(ChildGroup.joinFailed)\" >&2; exit 125; }; " + script
+            } ?? script
         return (
             URL(fileURLWithPath: launcher[0]),
-            Array(launcher.dropFirst()) + namespaceOptions + ["/bin/sh", "-c", script, folder.path, executable.path]
+            Array(launcher.dropFirst()) + namespaceOptions + ["/bin/sh", "-c", setUp, folder.path, executable.path]
                 + arguments
         )
     }

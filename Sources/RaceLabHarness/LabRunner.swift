@@ -199,9 +199,17 @@ public enum LabRunner {
             executable: executable, arguments: arguments, environment: TSanEnvironment.childEnvironment(folder: folder),
             directory: folder.url, stallTimeout: stallTimeout)
         request.inheritedDescriptor = folder.suppressionsDescriptor
-        if sandbox, let (program, wrapped) = ChildSandbox.wrap(executable, arguments: arguments, folder: folder.url) {
+        request.endsOnOutputFlood = true
+        // The kernel's limits on the child's tasks and memory, where they can be set.
+        let group = sandbox ? ChildLimits.here?.group() : nil
+        if sandbox,
+            let (program, wrapped) = ChildSandbox.wrap(executable, arguments: arguments, folder: folder.url, group: group)
+        {
             request.executable = program
             request.arguments = wrapped
+            request.group = group
+        } else {
+            group?.remove()
         }
         return request
     }

@@ -128,7 +128,19 @@ public enum VerdictBuilder {
                     summary: failure.message + " (\(failure.shortLocation))" + more))
         }
         let cause = CrashCause.find(in: child.stderr)
+        if let limit = child.limitReached {
+            // The child was held to its limits (ChildLimits, a flood of output): the code's
+            // doing, whatever else followed from it.
+            verdict.detections.append(
+                Detection(
+                    detector: .crash, iteration: lastIteration, seconds: child.elapsedSeconds,
+                    summary: limit))
+        }
         switch child.ending {
+        case .exited(125) where child.results.isEmpty && child.stderr.contains(ChildGroup.joinFailed):
+            verdict.cannotJudge(.couldNotStart, ChildGroup.joinFailed + ": run it again")
+        case .signaled(SIGKILL) where child.limitReached != nil:
+            break
         case .signaled(let signal):
             if signal == SIGKILL {
                 verdict.interference =
