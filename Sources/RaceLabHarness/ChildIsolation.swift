@@ -42,7 +42,8 @@ public struct ChildIsolation: Sendable, Equatable {
         if confinement.inForce & Int(RL_CONFINED_LIMITS) != 0 { words.append("resource limits") }
         if let limits {
             words.append(
-                "at most \(RL_LAB_THREAD_LIMIT) live threads (RaceLab's count) and, by the kernel, \(ChildLimits.tasksPerChild) tasks and \(ChildLimits.memoryPerChild >> 20) MiB of memory each, \(limits.slots) at once")
+                "at most \(RL_LAB_THREAD_LIMIT) live threads (RaceLab's count) and, by the kernel, \(ChildLimits.tasksPerChild) tasks and \(ChildLimits.memoryPerChild >> 20) MiB of memory each, \(limits.slots) at once"
+            )
         }
         return words
     }
@@ -54,7 +55,9 @@ public struct ChildIsolation: Sendable, Equatable {
         }
         return Self.escapeWords.filter { confinement.escapes & $0.bit != 0 }.map(\.text.open)
             + (limits == nil && sandboxed
-                ? ["use as many tasks and as much memory as the machine has (no kernel limits: \(ChildLimits.missingReason))"]
+                ? [
+                    "use as many tasks and as much memory as the machine has (no kernel limits: \(ChildLimits.missingReason))"
+                ]
                 : [])
     }
 

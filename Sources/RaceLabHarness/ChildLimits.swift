@@ -92,11 +92,14 @@ public final class ChildLimits: Sendable {
         let name = "c\(counter.next())"
         let folders = [pidsFolder.appendingPathComponent(name), memoryFolder.appendingPathComponent(name)]
         do {
-            for folder in folders { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false) }
+            for folder in folders {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+            }
             try Self.write(String(Self.tasksPerChild), to: folders[0].appendingPathComponent("pids.max"))
             try Self.write(String(Self.memoryPerChild), to: folders[1].appendingPathComponent("memory.limit_in_bytes"))
             // Swap counts too: a child cannot push its memory out to swap and go on.
-            try? Self.write(String(Self.memoryPerChild), to: folders[1].appendingPathComponent("memory.memsw.limit_in_bytes"))
+            try? Self.write(
+                String(Self.memoryPerChild), to: folders[1].appendingPathComponent("memory.memsw.limit_in_bytes"))
         } catch {
             for folder in folders { rmdir(folder.path) }
             return nil
@@ -142,7 +145,8 @@ public final class ChildLimits: Sendable {
     /// Tasks this process's groups and the kernel still allow: the least room of every group
     /// from its own up, and of the kernel's own limits.
     static func roomForTasks(from folder: URL) -> Int {
-        var room = min(number("/proc/sys/kernel/threads-max") ?? .max, number("/proc/sys/kernel/pid_max") ?? .max)
+        var room =
+            min(number("/proc/sys/kernel/threads-max") ?? .max, number("/proc/sys/kernel/pid_max") ?? .max)
             - tasksOnTheMachine()
         var current = folder
         while let max = number(current.appendingPathComponent("pids.max").path) ?? unlimited(current, "pids.max") {
@@ -233,23 +237,31 @@ public struct ChildGroup: Sendable {
 
     /// The limit the child ran into, in a learner's words; nil if none.
     func limitReached() -> String? {
-        let oom = (try? String(contentsOfFile: memory.appendingPathComponent("memory.oom_control").path, encoding: .utf8))
+        let oom =
+            (try? String(contentsOfFile: memory.appendingPathComponent("memory.oom_control").path, encoding: .utf8))
             .flatMap { text in
-                text.split(separator: "\n").first { $0.hasPrefix("oom_kill ") }.flatMap { Int($0.split(separator: " ")[1]) }
+                text.split(separator: "\n").first { $0.hasPrefix("oom_kill ") }.flatMap {
+                    Int($0.split(separator: " ")[1])
+                }
             } ?? 0
         // At its limit the kernel first takes back what it can (the program's own pages too), so
         // the child may crawl until the watchdog ends it rather than be killed: reaching the
         // limit at all (failcnt) is the reason either way.
         let reached = ChildLimits.number(memory.appendingPathComponent("memory.failcnt").path) ?? 0
         if oom > 0 || reached > 0 {
-            return "it used more than \(ChildLimits.memoryPerChild >> 20) MiB of memory, the limit for one run (no fix needs that much)"
+            return
+                "it used more than \(ChildLimits.memoryPerChild >> 20) MiB of memory, the limit for one run (no fix needs that much)"
                 + (oom > 0 ? ": the kernel ended it" : "")
         }
-        let events = (try? String(contentsOfFile: pids.appendingPathComponent("pids.events").path, encoding: .utf8)) ?? ""
-        if let hits = events.split(separator: "\n").first(where: { $0.hasPrefix("max ") }).flatMap({ Int($0.split(separator: " ")[1]) }),
+        let events =
+            (try? String(contentsOfFile: pids.appendingPathComponent("pids.events").path, encoding: .utf8)) ?? ""
+        if let hits = events.split(separator: "\n").first(where: { $0.hasPrefix("max ") }).flatMap({
+            Int($0.split(separator: " ")[1])
+        }),
             hits > 0
         {
-            return "it tried to have more than \(ChildLimits.tasksPerChild) threads and processes at once, the limit the kernel holds one run to (no fix needs that many)"
+            return
+                "it tried to have more than \(ChildLimits.tasksPerChild) threads and processes at once, the limit the kernel holds one run to (no fix needs that many)"
         }
         return nil
     }

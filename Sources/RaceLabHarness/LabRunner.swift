@@ -203,7 +203,8 @@ public enum LabRunner {
         // The kernel's limits on the child's tasks and memory, where they can be set.
         let group = sandbox ? ChildLimits.here?.group() : nil
         if sandbox,
-            let (program, wrapped) = ChildSandbox.wrap(executable, arguments: arguments, folder: folder.url, group: group)
+            let (program, wrapped) = ChildSandbox.wrap(
+                executable, arguments: arguments, folder: folder.url, group: group)
         {
             request.executable = program
             request.arguments = wrapped

@@ -9,7 +9,9 @@ import XCTest
 /// cgroup v1 hierarchies), the tests skip saying why.
 final class ChildLimitsTests: XCTestCase {
     private func runInGroup(_ script: String) throws -> ChildOutcome {
-        guard let limits = ChildLimits.here else { throw XCTSkip("no kernel limits here: \(ChildLimits.missingReason)") }
+        guard let limits = ChildLimits.here else {
+            throw XCTSkip("no kernel limits here: \(ChildLimits.missingReason)")
+        }
         let group = try XCTUnwrap(limits.group(), "the kernel refused a child's groups")
         let folder = try RunFolder.make()
         defer { folder.remove() }
@@ -52,9 +54,12 @@ final class ChildLimitsTests: XCTestCase {
 
     /// Only as many children at once as fit at their limits in the room the machine has.
     func testSlotsFitTheRoom() throws {
-        guard let limits = ChildLimits.here else { throw XCTSkip("no kernel limits here: \(ChildLimits.missingReason)") }
+        guard let limits = ChildLimits.here else {
+            throw XCTSkip("no kernel limits here: \(ChildLimits.missingReason)")
+        }
         XCTAssertGreaterThanOrEqual(limits.slots, 1)
-        XCTAssertLessThanOrEqual(limits.slots * ChildLimits.tasksPerChild, max(limits.tasksRoom, ChildLimits.tasksPerChild))
+        XCTAssertLessThanOrEqual(
+            limits.slots * ChildLimits.tasksPerChild, max(limits.tasksRoom, ChildLimits.tasksPerChild))
         XCTAssertLessThanOrEqual(
             limits.slots * ChildLimits.memoryPerChild, max(limits.memoryRoom, ChildLimits.memoryPerChild))
     }
