@@ -235,6 +235,11 @@ public struct ChildGroup: Sendable {
         "echo $$ > \(pids.path)/cgroup.procs && echo $$ > \(memory.path)/cgroup.procs"
     }
 
+    /// Whether the child's memory reached its limit (asked while it runs: one small read).
+    var memoryLimitReached: Bool {
+        (ChildLimits.number(memory.appendingPathComponent("memory.failcnt").path) ?? 0) > 0
+    }
+
     /// The limit the child ran into, in a learner's words; nil if none.
     func limitReached() -> String? {
         let oom =
@@ -247,8 +252,7 @@ public struct ChildGroup: Sendable {
         // At its limit the kernel first takes back what it can (the program's own pages too), so
         // the child may crawl until the watchdog ends it rather than be killed: reaching the
         // limit at all (failcnt) is the reason either way.
-        let reached = ChildLimits.number(memory.appendingPathComponent("memory.failcnt").path) ?? 0
-        if oom > 0 || reached > 0 {
+        if oom > 0 || memoryLimitReached {
             return
                 "it used more than \(ChildLimits.memoryPerChild >> 20) MiB of memory, the limit for one run (no fix needs that much)"
                 + (oom > 0 ? ": the kernel ended it" : "")

@@ -193,6 +193,7 @@ public enum ChildRunner {
         var cpuWaits: (at: Date, threads: [String: UInt64])?
         var signatures: HeartbeatSignatures?
         var flooded = false
+        var memoryFull = false
         while true {
             // wait4, not waitpid: its CPU time (with that of every descendant it waited for:
             // the sandbox's `unshare` waits for the lab's process) goes in the profile.
@@ -205,6 +206,7 @@ public enum ChildRunner {
                 // the child's session or lost its parent.
                 lastScan = now
                 tracked.formUnion(ProcessTree.descendants(of: pid, in: ProcessTree.recentSnapshot()))
+                memoryFull = request.group?.memoryLimitReached == true
             }
             // A heartbeat is decoded once, as it is read (20 ms looks at 8 children each
             // decoding JSON twice cost the parent half a core).
@@ -238,10 +240,12 @@ public enum ChildRunner {
                 stallReason =
                     "iteration \(latest ?? "?") went on for \(Int(request.iterationTimeout)) s without ending: the story never finished"
             }
-            if stdout.truncated && request.endsOnOutputFlood {
-                // Standard output past its limit: the rest would only be read and dropped, at
-                // the cost of the CPU other runs need. The run ends here, saying why.
-                flooded = true
+            // Standard output past its limit: the rest would only be read and dropped, at the
+            // cost of the CPU other runs need. Memory at its limit: the kernel would make the
+            // child crawl, taking back pages, until the watchdog ended it. Either way the run
+            // ends here, and says why (known now, not waited for).
+            if (stdout.truncated && request.endsOnOutputFlood) || memoryFull {
+                flooded = stdout.truncated && request.endsOnOutputFlood
                 sendSignal(-pid, SIGKILL)
                 sendSignal(pid, SIGKILL)
                 let reaped = reapWithUsage(pid, within: 5)

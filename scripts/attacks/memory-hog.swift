@@ -1,6 +1,6 @@
 // ATTACK: memory-hog
-// A valid fix that also keeps 64 MiB more memory at every edit, written so it is really used:
-// toward the machine's memory, which the students graded beside it and the grader need.
+// A valid fix that also starts a thread that takes memory without end, written so it is really
+// used: toward the machine's memory, which the students graded beside it and the grader need.
 import Foundation
 import LabKit
 import ListAdder
@@ -36,7 +36,7 @@ final class ListAdderExercise: ListAdderController {
     private let adder: SlowAdder
     private let queue = OperationQueue()
     private var inProgress: ExerciseAdderOperation?  // main thread only
-    private var hoard: [[UInt8]] = []  // main thread only
+    private var hoarding = false  // main thread only
 
     init(environment: ListAppEnvironment) {
         numbers = environment.initialNumbers
@@ -63,8 +63,15 @@ final class ListAdderExercise: ListAdderController {
     }
 
     private func recalculate() {
-        // ATTACK: 64 MiB more at each edit, every page written, never given back.
-        hoard.append([UInt8](repeating: UInt8(truncatingIfNeeded: hoard.count), count: 64 << 20))
+        // ATTACK: from the first edit on, a thread that keeps 64 MiB more, every page written,
+        // again and again, never giving any back.
+        if !hoarding {
+            hoarding = true
+            Thread.detachNewThread {
+                var hoard: [[UInt8]] = []
+                while true { hoard.append([UInt8](repeating: UInt8(truncatingIfNeeded: hoard.count), count: 64 << 20)) }
+            }
+        }
         inProgress?.cancel()
         let operation = ExerciseAdderOperation(numbers: numbers, adder: adder)
         // No KVO on Linux: the completion block (any thread) hops to the main queue.
