@@ -14,8 +14,10 @@ public struct ChildRequest: Sendable {
     public var stallTimeout: Double
     /// Kill the child when one iteration has lasted this long, progress or not: a story whose
     /// threads keep reaching checkpoints while it never ends (its main thread blocked for good)
-    /// is a hang too. Far above any honest iteration, on any machine.
-    public var iterationTimeout: Double = 120
+    /// is a hang too. Far above any honest iteration, on any machine: twice the longest wait a
+    /// story allows itself (30 s for work to end), with the time the child waited for a CPU left
+    /// out. (It was 120 s: the longest part of grading an attacker that never ends.)
+    public var iterationTimeout: Double = 60
     /// Before its first progress line the child is starting (loading, ThreadSanitizer setting up
     /// its memory): no lab code has run, and on a machine short of CPU, memory or disk that can
     /// take far longer than the lab's own watchdog allows. Killed after this long without one,
