@@ -68,7 +68,7 @@ say "attacks (scripts/attacks), graded on list-adder"
 mkdir -p "$WORK/attacks"
 for attack in "$ATTACKS"/*.swift; do
     name=$(basename "$attack" .swift)
-    case $name in poisoner|thief|parked-threads|thread-tree|memory-hog|stdout-flood) continue;; esac
+    case $name in poisoner|thief) continue;; esac
     cp -R "$WORK/kit" "$WORK/attacks/$name"
     cp "$attack" "$WORK/attacks/$name/Labs/ListAdder/Exercise.swift"
 done
@@ -115,9 +115,9 @@ if [ -z "$limited_skip" ]; then
     echo 1000 > "$pids_group/pids.max"
     echo $((6 << 30)) > "$memory_group/memory.limit_in_bytes"
     cp -R "$WORK/kit" "$WORK/limited/victim-solved" && solve "$WORK/limited/victim-solved" ListAdder
-    for attack in parked-threads thread-tree memory-hog stdout-flood; do
-        cp -R "$WORK/kit" "$WORK/limited/$attack"
-        cp "$ATTACKS/$attack.swift" "$WORK/limited/$attack/Labs/ListAdder/Exercise.swift"
+    for attack in parked-threads thread-tree memory-hog stdout-flood; do  # each a valid fix, attacking
+        cp -R "$WORK/limited/victim-solved" "$WORK/limited/$attack"
+        "$ATTACKS/limits/add-to.sh" "$ATTACKS/limits/$attack.swift" "$WORK/limited/$attack/Labs/ListAdder/Exercise.swift"
     done
     limited_status=0
     (cd "$WORK" && sh -c 'echo $$ > "$1/cgroup.procs" && echo $$ > "$2/cgroup.procs" && shift 2 && exec "$@"' sh \

@@ -246,22 +246,17 @@ public enum ChildRunner {
             // cost of the CPU other runs need. Memory at its limit: the kernel would make the
             // child crawl, taking back pages, until the watchdog ended it. Either way the run
             // ends here, and says why (known now, not waited for).
-            if (stdout.truncated && request.endsOnOutputFlood) || memoryFull {
-                flooded = stdout.truncated && request.endsOnOutputFlood
-                sendSignal(-pid, SIGKILL)
-                sendSignal(pid, SIGKILL)
-                let reaped = reapWithUsage(pid, within: 5)
-                status = reaped.status
-                if let usage = reaped.usage { clock.reaped(usage) }
-                break
-            }
+            flooded = stdout.truncated && request.endsOnOutputFlood
+            let overLimit = flooded || memoryFull
             if crashSeenAt == nil, stderr.sawCrashMarker { crashSeenAt = now }
-            if let crashSeenAt, now.timeIntervalSince(crashSeenAt) > request.crashGrace {
+            if overLimit {
+                // (Its ending is the kill's signal; the verdict says which limit.)
+            } else if let crashSeenAt, now.timeIntervalSince(crashSeenAt) > request.crashGrace {
                 killedFor = .killedAfterCrash
             } else if stalled || stallReason != nil {
                 killedFor = starting && stallReason == nil ? .killedBeforeStart : .killedAfterStall
             }
-            if killedFor != nil {
+            if killedFor != nil || overLimit {
                 tracked.formUnion(ProcessTree.descendants(of: pid, in: ProcessTree.snapshot()))
                 if killedFor == .killedAfterStall {  // the processes there now, not ones gone since
                     let now = ProcessTree.descendants(of: pid, in: ProcessTree.snapshot())
