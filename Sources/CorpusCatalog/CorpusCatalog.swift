@@ -24,27 +24,28 @@ import WorkerThreadCorpus
 import WrongQueueCorpus
 
 /// The grading corpus of every lab: other valid fixes and plausible wrong ones, written as a
-/// class of students would, graded as exercises by `racelab bench corpus`. One line per lab.
+/// class of students would, graded as exercises by `racelab bench corpus`. One line per lab, in the
+/// learning path's order (LabCatalog.swift; CatalogTests checks it).
 /// A student kit ships without it (racelab export leaves it out, with Tests/GradingCorpus).
 public let corpusCatalog: [LabSolutions] = [
     listAdderCorpus,
+    uiOffMainCorpus,
     staleResultsCorpus,
-    tooManyThreadsCorpus,
     cancellationCorpus,
     offMainDeallocCorpus,
-    uiOffMainCorpus,
-    workerThreadCorpus,
-    asyncOperationCorpus,
-    readerWriterCorpus,
-    mandelbrotCorpus,
-    photoPipelineCorpus,
-    onceOnlyInitCorpus,
-    wrongQueueCorpus,
     checkThenActCorpus,
     atomicPropertyCorpus,
-    deadlockCorpus,
     concurrentPerformCorpus,
+    onceOnlyInitCorpus,
+    readerWriterCorpus,
+    deadlockCorpus,
+    wrongQueueCorpus,
+    workerThreadCorpus,
+    tooManyThreadsCorpus,
+    asyncOperationCorpus,
     completionUICorpus,
-    propertyStrategiesCorpus,
     priorityInversionCorpus,
+    propertyStrategiesCorpus,
+    photoPipelineCorpus,
+    mandelbrotCorpus,
 ]

@@ -41,7 +41,8 @@ public protocol LabScenario {
 /// Variants registered from outside a lab: its reference fixes (the solution catalog) or its
 /// grading corpus (the corpus catalog). A student kit has neither.
 public struct LabSolutions: @unchecked Sendable {
-    let labID: String
+    /// The lab these are for (catalogs are checked against the learning path by it).
+    @_spi(LabAuthoring) public let labID: String
     let variants: [Lab.Variant]
     let players: [String: (ScenarioRun) -> Void]
 

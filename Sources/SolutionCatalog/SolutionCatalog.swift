@@ -45,26 +45,27 @@ import WrongQueueSolutions
 
 /// The reference fixes of every lab, registered here, outside the labs' own modules, so an
 /// exercise cannot declare, replace or hide one. A student kit ships without this folder and
-/// without any Fixed*.swift (racelab export leaves them out).
+/// without any Fixed*.swift (racelab export leaves them out). One line per lab, in the learning
+/// path's order (LabCatalog.swift; CatalogTests checks it).
 public let solutionCatalog: [LabSolutions] = [
     LabSolutions(ListAdderLab.self, ListAdderLab.solutions),
     LabSolutions(UIOffMainLab.self, UIOffMainLab.solutions),
     LabSolutions(StaleResultsLab.self, StaleResultsLab.solutions),
     LabSolutions(CancellationLab.self, CancellationLab.solutions),
     LabSolutions(OffMainDeallocLab.self, OffMainDeallocLab.solutions),
-    LabSolutions(PhotoPipelineLab.self, PhotoPipelineLab.solutions),
-    LabSolutions(PriorityInversionLab.self, PriorityInversionLab.solutions),
-    LabSolutions(PropertyStrategiesLab.self, PropertyStrategiesLab.solutions),
-    LabSolutions(MandelbrotLab.self, MandelbrotLab.solutions),
-    LabSolutions(AsyncOperationLab.self, AsyncOperationLab.solutions),
-    LabSolutions(WorkerThreadLab.self, WorkerThreadLab.solutions),
-    LabSolutions(TooManyThreadsLab.self, TooManyThreadsLab.solutions),
-    LabSolutions(ReaderWriterLab.self, ReaderWriterLab.solutions),
-    LabSolutions(OnceOnlyInitLab.self, OnceOnlyInitLab.solutions),
-    LabSolutions(WrongQueueLab.self, WrongQueueLab.solutions),
     LabSolutions(CheckThenActLab.self, CheckThenActLab.solutions),
     LabSolutions(AtomicPropertyLab.self, AtomicPropertyLab.solutions),
-    LabSolutions(DeadlockLab.self, DeadlockLab.solutions),
     LabSolutions(ConcurrentPerformLab.self, ConcurrentPerformLab.solutions),
+    LabSolutions(OnceOnlyInitLab.self, OnceOnlyInitLab.solutions),
+    LabSolutions(ReaderWriterLab.self, ReaderWriterLab.solutions),
+    LabSolutions(DeadlockLab.self, DeadlockLab.solutions),
+    LabSolutions(WrongQueueLab.self, WrongQueueLab.solutions),
+    LabSolutions(WorkerThreadLab.self, WorkerThreadLab.solutions),
+    LabSolutions(TooManyThreadsLab.self, TooManyThreadsLab.solutions),
+    LabSolutions(AsyncOperationLab.self, AsyncOperationLab.solutions),
     LabSolutions(CompletionUILab.self, CompletionUILab.solutions),
+    LabSolutions(PriorityInversionLab.self, PriorityInversionLab.solutions),
+    LabSolutions(PropertyStrategiesLab.self, PropertyStrategiesLab.solutions),
+    LabSolutions(PhotoPipelineLab.self, PhotoPipelineLab.solutions),
+    LabSolutions(MandelbrotLab.self, MandelbrotLab.solutions),
 ]
