@@ -157,6 +157,12 @@ public final class ChildLimits: Sendable {
             || ProcessTree.descendants(of: getpid(), in: ProcessTree.recentSnapshot()).contains { $0.pid == pid }
     }
 
+    /// A child's use of more memory than one run may have, in a learner's words.
+    static func memoryReason(endedBy ender: String?) -> String {
+        "it used more than \(memoryPerChild >> 20) MiB of memory, the limit for one run (no fix needs that much)"
+            + (ender.map { ": \($0) ended it" } ?? "")
+    }
+
     /// A group for one child, with its limits written; nil if the kernel refused one.
     public func group() -> ChildGroup? {
         let name = "c\(counter.next())"
@@ -286,11 +292,7 @@ public struct ChildGroup: Sendable {
         // At its limit the kernel first takes back what it can (the program's own pages too), so
         // the child may crawl until the watchdog ends it rather than be killed: reaching the
         // limit at all is the reason either way.
-        if oom > 0 || memoryLimitReached {
-            return
-                "it used more than \(ChildLimits.memoryPerChild >> 20) MiB of memory, the limit for one run (no fix needs that much)"
-                + (oom > 0 ? ": the kernel ended it" : "")
-        }
+        if oom > 0 || memoryLimitReached { return ChildLimits.memoryReason(endedBy: oom > 0 ? "the kernel" : nil) }
         if let hits = ControlGroupHierarchy.event("max", in: pids.appendingPathComponent("pids.events")), hits > 0 {
             return
                 "it tried to have more than \(ChildLimits.tasksPerChild) threads and processes at once, the limit the kernel holds one run to (no fix needs that many)"

@@ -300,6 +300,9 @@ public enum ChildRunner {
             otherOutput: Array(stdout.lines.prefix(50)).map { String($0.prefix(500)) },
             stdoutTruncated: stdout.truncated, elapsedSeconds: Date().timeIntervalSince(start))
         outcome.clock = clock
+        if stderr.text.contains(TSanEnvironment.memoryLimitLine) {
+            outcome.limitReached = ChildLimits.memoryReason(endedBy: "ThreadSanitizer")
+        }
         if flooded {
             outcome.limitReached =
                 "it printed more than \(request.outputLimit >> 20) MiB on standard output, the limit for one run: RaceLab ended it"

@@ -19,6 +19,9 @@ public enum TSanEnvironment {
     /// - atexit_sleep_ms=100: the default waits 1 s at exit for late races; the scenario
     ///   already waits for the lab to settle, so 1 s per child is mostly lost time.
     /// - suppressions: `suppressions`, below, written into the run's private folder (`RunFolder`).
+    /// - hard_rss_limit_mb: TSan ends the child once its resident memory passes what one run may
+    ///   use (`ChildLimits.memoryPerChild`, the kernel's limit where control groups can be set):
+    ///   the same fence where they cannot, checked by TSan's own thread a few times a second.
     public static func options(
         symbolizer: String?, suppressionsFile: String?, platform: TSanPlatform = .here
     ) -> String {
@@ -31,6 +34,7 @@ public enum TSanEnvironment {
         ]
         if let symbolizer { options.append("external_symbolizer_path=\(symbolizer)") }
         if let suppressionsFile { options.append("suppressions=\(suppressionsFile)") }
+        options.append("hard_rss_limit_mb=\(ChildLimits.memoryPerChild >> 20)")
         return options.joined(separator: ":")
     }
 
@@ -54,6 +58,9 @@ public enum TSanEnvironment {
         deadlock:swift::ConcurrentReadableHashMap
 
         """
+
+    /// What TSan prints when `hard_rss_limit_mb` ends a child.
+    public static let memoryLimitLine = "ThreadSanitizer: hard rss limit exhausted"
 
     /// The exit status TSan gives a process in which it reported anything (`exitcode=`).
     public static let exitCode: Int32 = 66

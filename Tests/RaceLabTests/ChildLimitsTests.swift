@@ -1,3 +1,4 @@
+import CompilerCheck
 import Foundation
 import XCTest
 
@@ -62,5 +63,43 @@ final class ChildLimitsTests: XCTestCase {
             limits.slots * ChildLimits.tasksPerChild, max(limits.tasksRoom, ChildLimits.tasksPerChild))
         XCTAssertLessThanOrEqual(
             limits.slots * ChildLimits.memoryPerChild, max(limits.memoryRoom, ChildLimits.memoryPerChild))
+    }
+
+    /// Without control groups the same memory limit holds, by ThreadSanitizer's own count
+    /// (`hard_rss_limit_mb` in every lab child's options): a program that really uses 1.5 GiB
+    /// is ended, and its outcome gives the same reason.
+    func testThreadSanitizerEndsAChildPastItsMemoryWithoutControlGroups() throws {
+        let folder = try RunFolder.make()
+        defer { folder.remove() }
+        let source = folder.url.appendingPathComponent("hog.swift")
+        try Data(
+            """
+            import Glibc
+            var kept: [UnsafeMutableRawPointer] = []
+            for _ in 0..<96 {
+                let block = malloc(16 << 20)!
+                memset(block, 1, 16 << 20)
+                kept.append(block)
+                usleep(5_000)
+            }
+            print("not ended")
+            """.utf8
+        ).write(to: source)
+        let compiler: SwiftCompiler
+        do { compiler = try SwiftCompiler.locate() } catch { throw XCTSkip("no swiftc here: \(error)") }
+        let program = folder.url.appendingPathComponent("hog")
+        let built = compiler.run(["-sanitize=thread", "-Onone", source.path, "-o", program.path])
+        XCTAssertEqual(built.status, 0, built.output)
+        // A lab child's options, but for the suppressions a lab child is handed on a descriptor.
+        var environment = TSanEnvironment.childEnvironment(folder: folder)
+        environment["TSAN_OPTIONS"] = TSanEnvironment.options(symbolizer: nil, suppressionsFile: nil)
+        let outcome = ChildRunner.run(
+            ChildRequest(executable: program, arguments: [], environment: environment, stallTimeout: 60))
+        XCTAssertEqual(
+            outcome.limitReached,
+            "it used more than 1024 MiB of memory, the limit for one run (no fix needs that much): ThreadSanitizer ended it"
+        )
+        XCTAssertFalse(
+            outcome.otherOutput.contains("not ended"), "\(outcome.ending) \(outcome.stderr.prefix(600))")
     }
 }
