@@ -5,6 +5,11 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 WORK=${1:-$(mktemp -d)}
+# A work folder the script made goes when it passes (a kit, builds and grades: ~250 MB); one
+# given as $1, or one of a failed run, stays for a look.
+if [ -z "${1:-}" ]; then
+    trap 'code=$?; if [ "$code" = 0 ]; then rm -rf "$WORK"; else echo "(work kept in $WORK)"; fi' EXIT
+fi
 mkdir -p "$WORK"  # racelab export makes the kit's folder only, not its parents
 RACELAB="$(cd "$ROOT" && swift build --sanitize=thread --show-bin-path)/racelab"
 started=$(date +%s)
