@@ -13,6 +13,9 @@
 // No TSan instrumentation for plain accesses here, and only relaxed atomics (Invisible.h).
 #include "Invisible.h"
 #include "OwnTime.h"
+#include "ThreadTable.h"
+
+// Layer 3 (checkpoints and the deferred releases): calls only lower layers (CLayersTests).
 
 enum { RL_MAX_NAMES = 128, RL_MAX_THREADS = 256 };
 
@@ -45,21 +48,7 @@ static int64_t jitter_max_us;
 static int64_t hold_permille;
 static int64_t hold_max_us;
 
-RL_INVISIBLE int64_t rl_monotonic_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
-RL_INVISIBLE int64_t rl_current_thread_id(void) {
-#if defined(__linux__)
-    return (int64_t)syscall(SYS_gettid);
-#else
-    uint64_t tid = 0;
-    pthread_threadid_np(NULL, &tid);
-    return (int64_t)tid;
-#endif
-}
 
 RL_INVISIBLE static int same_name(const char *a, const char *b) {
     return a == b || (a && b && strcmp(a, b) == 0);

@@ -28,6 +28,8 @@
 #include <signal.h>
 #include <unistd.h>
 
+// Layer 0 (thread facts and stand-alone facilities): calls only lower layers (CLayersTests).
+
 // ThreadSanitizer's symbolizer runs as a process of its own, started at the first report; once
 // the filter below is in force no process can be started, so it is started now.
 extern int __sanitizer_symbolize_pc(void *pc, const char *format, char *output, size_t size) __attribute__((weak));

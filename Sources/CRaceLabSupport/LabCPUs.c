@@ -8,6 +8,8 @@
 
 #include "Invisible.h"
 
+// Layer 0 (thread facts and stand-alone facilities): calls only lower layers (CLayersTests).
+
 // How many CPUs a lab sees: the same number on every machine, when the harness says so
 // (RACELAB_LAB_CPUS in a child's environment). Dispatch sizes itself by it: how many threads
 // concurrentPerform uses, and how many blocked blocks a concurrent queue may hold before the next

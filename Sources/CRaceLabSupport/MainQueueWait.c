@@ -7,6 +7,8 @@
 #include <poll.h>
 #endif
 
+// Layer 0 (thread facts and stand-alone facilities): calls only lower layers (CLayersTests).
+
 // The main thread's nap between two turns of its run loop while a story waits, cut short the
 // moment work is sent to the main queue: libdispatch signals a descriptor for that, the one
 // Core Foundation's run loop waits on (`_dispatch_get_main_queue_handle_4CF`, exported for it).

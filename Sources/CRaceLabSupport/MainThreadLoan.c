@@ -13,6 +13,8 @@
 #include <unistd.h>
 #endif
 
+// Layer 0 (thread facts and stand-alone facilities): calls only lower layers (CLayersTests).
+
 // A race test's child under Swift Testing: its tests run on pool threads, and the program's
 // main thread parks in dispatch_main (Swift's async main), where it serves the main queue no
 // more: blocks sent there run on pool threads, and Thread.isMainThread is never true. The

@@ -2,6 +2,8 @@
 #include <dlfcn.h>
 #include <stddef.h>
 
+// Layer 0 (thread facts and stand-alone facilities): calls only lower layers (CLayersTests).
+
 // Swift's Synchronization.Mutex on Linux is a priority-inheritance futex. When it is contended,
 // the kernel hands the lock from one thread to the next, and its slow paths (in the
 // uninstrumented libswiftSynchronization.so) take it with atomics that ThreadSanitizer never

@@ -3,7 +3,7 @@
 
 #include <stdint.h>
 
-// A time limit on one thread's own time, for the C layer's holds (CPUWaits.c): the limit is
+// A time limit on one thread's own time, for the C layer's holds (OwnTime.c): the limit is
 // reached once the thread has had `limit` of time in which it ran or waited for something
 // other than a CPU. Time it spends on a run queue (a busy machine) moves the end on: the waits
 // the kernel has counted, and one under way (counted once the thread is seen asleep or running
@@ -19,7 +19,5 @@ typedef struct {
 void rl_own_deadline_start(rl_own_deadline *deadline, int64_t thread, int64_t limit_ns);
 /// 1 once the thread has had its time. May look at the thread for 100 us first.
 int rl_own_deadline_passed(rl_own_deadline *deadline);
-/// The CPU time thread `tid` of this process has used, in nanoseconds; -1 if it is gone.
-int64_t rl_thread_cpu_ns(int64_t tid);
 
 #endif

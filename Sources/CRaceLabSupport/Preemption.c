@@ -35,6 +35,9 @@
 
 #include "Invisible.h"
 #include "OwnTime.h"
+#include "ThreadFacts.h"
+
+// Layer 2 (holds, preemption and queue kinds): calls only lower layers (CLayersTests).
 
 enum { RL_RECENT_THREADS = 32, RL_IDLE_POLL_MAX_US = 250, RL_DOZE_AFTER_US = 5000, RL_DOZE_MAX_US = 5000 };
 // CPU a thread may use after the handler returns to get back into the call it was blocked in.

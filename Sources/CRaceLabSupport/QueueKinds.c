@@ -6,6 +6,8 @@
 
 #include "Invisible.h"
 
+// Layer 2 (holds, preemption and queue kinds): calls only lower layers (CLayersTests).
+
 // Which queues wait for Dispatch's pool: the global queues (as `DispatchQueue.global()` gives
 // them) and every concurrent queue the lab makes. A block sent to one begins when the pool has
 // a thread for it; with as many blocks blocked as the pool is wide (2 in a lab child,

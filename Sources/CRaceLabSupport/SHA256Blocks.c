@@ -4,6 +4,8 @@
 
 #include "Invisible.h"
 
+// Layer 0 (thread facts and stand-alone facilities): calls only lower layers (CLayersTests).
+
 // The SHA-256 block function (FIPS 180-4, section 6.2.2) for SHA256.swift. In the debug TSan build
 // the same loop in Swift checked every array access and told TSan of each load and store (a
 // million bytes: 1.12 s; here 0.055 s), and every `racelab check` and every graded submission

@@ -14,6 +14,8 @@
 #include <sys/resource.h>
 #endif
 
+// Layer 0 (thread facts and stand-alone facilities): calls only lower layers (CLayersTests).
+
 // A pipe whose ends are close-on-exec and numbered 10 or above, so that dup2 onto 0..3 in the
 // child always copies (and clears close-on-exec) instead of being a no-op on the same number.
 static int high_pipe(int ends[2]) {

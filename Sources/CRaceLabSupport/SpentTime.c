@@ -9,6 +9,8 @@
 
 #include "Invisible.h"
 
+// Layer 1 (the harness's clocks, accounts and the thread table): calls only lower layers (CLayersTests).
+
 // Where a story's time goes, for `racelab run --profile`: the harness's own looks, waits, holds
 // and sleeps each add their length here as they end. Always on: one relaxed add (and two clock
 // reads) beside work that takes microseconds at the least (a /proc read, a sleep, a hold), and
@@ -44,12 +46,6 @@ RL_INVISIBLE int64_t rl_spent_times(rl_spent_kind kind) {
     return (unsigned)kind < RL_SPENT_KINDS ? LOAD(&spent_times[kind]) : 0;
 }
 
-// Noted at load time, on the main thread while it is the only one: asking the kernel for the
-// thread's and the process's ids at every look cost more than the counting itself.
-static pthread_t main_thread;
-__attribute__((constructor)) RL_INVISIBLE static void note_main_thread(void) { main_thread = pthread_self(); }
-
-RL_INVISIBLE int rl_on_main_thread(void) { return pthread_equal(pthread_self(), main_thread); }
 
 // The mark is the start less the quiet looks so far, so that the end, doing the same sum, adds
 // the wait's length less the looks made inside it: a quiet look is counted once, as a look.

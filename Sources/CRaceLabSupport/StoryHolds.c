@@ -10,6 +10,9 @@
 #endif
 
 #include "Invisible.h"
+#include "StoryHolds.h"
+
+// Layer 2 (holds, preemption and queue kinds): calls only lower layers (CLayersTests).
 
 // Holds that wait for the story (explore and stress passes): a lab thread is stopped where the
 // main thread's next move decides whether a bug shows, so it shows every time it can, not only
@@ -75,13 +78,12 @@ RL_INVISIBLE void rl_story_holds_begin(int end_hold, int strong_hold) {
     holds_changed();
 }
 
-RL_INVISIBLE void rl_story_holds_over(void) {
+RL_INVISIBLE void rl_story_holds_end(void) {
     STORE(&end_armed, 0);
     STORE(&strong_armed, 0);
     STORE(&late_start, 0);
     ADD(&story, 1);
     holds_changed();
-    rl_release_deferred_blocks();  // the blocks' ends held back (LabCallInterposers.c)
 }
 
 RL_INVISIBLE int rl_story_end_hold_armed(void) { return LOAD(&end_armed); }
@@ -159,7 +161,7 @@ RL_INVISIBLE static void hold(int (*go_on)(int64_t), int64_t since) {
             sleep_on_changes(seen, 2000000);  // a change wakes it; the limit only guards a lost wake
             continue;
         }
-        looks_in_wait = rl_quiet_waits_untimed(main_thread) ? looks_in_wait + 1 : 0;
+        looks_in_wait = rl_thread_waits_untimed(main_thread) ? looks_in_wait + 1 : 0;
         if (looks_in_wait >= 3) {
             ADD(&main_waits_seen, 1);
             holds_changed();

@@ -9,6 +9,8 @@
 
 #if defined(__APPLE__)
 #include <dlfcn.h>
+
+// Layer 2 (holds, preemption and queue kinds): calls only lower layers (CLayersTests).
 // Apple's linker refuses a weak reference no linked library defines (a build without TSan), and
 // dyld binds a hook the TSan dylib looks for only if the program's own definition is weak.
 #define RL_TSAN_HOOK __attribute__((weak))

@@ -5,6 +5,8 @@
 
 #include "Invisible.h"
 
+// Layer 1 (the harness's clocks, accounts and the thread table): calls only lower layers (CLayersTests).
+
 static rl_trace_header *header;
 static rl_trace_event *events;
 static pthread_t main_thread;

@@ -208,7 +208,7 @@ int64_t rl_thread_turns(int64_t tid);
 /// 'D'...); 0 if it is gone (or where there is no /proc).
 char rl_task_state_letter(int64_t tid);
 /// Every thread of this process: its id and the nanoseconds it has waited on a run queue for a
-/// CPU, at most `capacity` of them (CPUWaits.c, raw system calls); how many, or -1 where not known.
+/// CPU, at most `capacity` of them (ThreadFacts.c, raw system calls); how many, or -1 where not known.
 int rl_process_cpu_waits(int64_t *tids, int64_t *waits, int capacity);
 /// Work sent to the main queue, or after a delay, not yet begun.
 int64_t rl_quiet_queued_work(void);
@@ -217,7 +217,7 @@ int rl_quiet_is_lab_thread(int pool);
 /// 1 when thread `tid` of this process waits with no time limit on a futex (a lock, a join, a
 /// semaphore, a condition: something only another thread can give it); 0 when it runs, sleeps,
 /// waits with a time limit or in a run loop, or is gone.
-int rl_quiet_waits_untimed(int64_t tid);
+int rl_thread_waits_untimed(int64_t tid);
 
 /// Holds that wait for the story (StoryHolds.c), in the explore and stress passes: as a story
 /// begins, rl_story_holds_begin(end hold, strong-reference hold); once it is over and the main

@@ -1,0 +1,9 @@
+#ifndef CRACELAB_DEFERRED_RELEASES_H
+#define CRACELAB_DEFERRED_RELEASES_H
+
+// Layer 3 (DeferredReleases.c), for the interposers: 1 when the release of `block`, which has
+// just run off the main thread during a story, is held back until the story is over (then the
+// caller must not release it); 0 when the caller releases it now.
+int rl_defer_release(void *block);
+
+#endif
