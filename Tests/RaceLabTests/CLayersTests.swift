@@ -29,13 +29,17 @@ final class CLayersTests: XCTestCase {
     func testACallUpOrSidewaysIsFound() {
         let layers = CLayers(files: [
             "Low.c": "// Layer 0\nRL_INVISIBLE int rl_low(void) { return rl_high(); }\n",
-            "High.c": "// Layer 1\nint rl_high(void) {\n    return rl_low();\n}\nstatic int rl_private(void) { return 0; }\n",
+            "High.c":
+                "// Layer 1\nint rl_high(void) {\n    return rl_low();\n}\nstatic int rl_private(void) { return 0; }\n",
             "Beside.c": "// Layer 1\nvoid rl_beside(int a,\n    int b) { rl_high(); /* rl_low() */ }\n",
             "None.c": "void rl_none(void) {}\n"
         ])
         XCTAssertEqual(
             layers.upwardCalls.sorted(),
-            ["Beside.c (layer 1) calls rl_high of High.c (layer 1)", "Low.c (layer 0) calls rl_high of High.c (layer 1)"])
+            [
+                "Beside.c (layer 1) calls rl_high of High.c (layer 1)",
+                "Low.c (layer 0) calls rl_high of High.c (layer 1)"
+            ])
         XCTAssertEqual(layers.unlayered, ["None.c"])
         XCTAssertNil(layers.definitions["rl_private"])
     }
@@ -53,7 +57,11 @@ struct CLayers {
 
     init(files: [String: String]) {
         for (file, text) in files.sorted(by: { $0.key < $1.key }) {
-            if let match = text.firstMatch(of: /\/\/ Layer (\d)/) { layer[file] = Int(match.1) } else { unlayered.append(file) }
+            if let match = text.firstMatch(of: /\/\/ Layer (\d)/) {
+                layer[file] = Int(match.1)
+            } else {
+                unlayered.append(file)
+            }
             let code = Self.withoutComments(text)
             for match in code.matches(of: /(?m)^[^\s#}][^;{}()]*?\b(rl_\w+)\s*\([^;{}]*\)\s*\{/) {
                 let name = String(match.1)
