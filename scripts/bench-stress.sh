@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # scripts/bench-stress.sh SCTBENCH [RUNS] [SERIES]: how soon `racelab stress` shows the bugs of a
-# public benchmark's small C programs, against as many plain runs (README, "Test your own code").
+# public benchmark's small C programs, against as many plain runs (docs/your-code.md, "On a public
+# benchmark").
 #
 # SCTBENCH is a checkout of https://github.com/mc-imperial/sctbench (Thomson, Donaldson and
 # Betts' benchmark of buggy pthread programs). The programs used are the 13 of its
