@@ -74,87 +74,102 @@ static void allow_only(rl_program *program, long nr, int arg, uint32_t value, ui
     emit(program, (struct sock_filter)RL_DENY(EPERM));
 }
 
+#if defined(RL_AUDIT_ARCH)
+/// Calls that fail with EPERM, whatever their arguments.
+static const long denied_calls[] = {
+    SYS_execve, SYS_execveat,
+#ifdef SYS_fork
+    SYS_fork,
+#endif
+#ifdef SYS_vfork
+    SYS_vfork,
+#endif
+    // Other processes: tracing, reading or writing their memory, comparing or signalling
+    // them through a pidfd, the old thread-signal call.
+    SYS_ptrace, SYS_process_vm_readv, SYS_process_vm_writev, SYS_kcmp, SYS_tkill,
+#ifdef SYS_pidfd_open
+    SYS_pidfd_open,
+#endif
+#ifdef SYS_pidfd_send_signal
+    SYS_pidfd_send_signal,
+#endif
+#ifdef SYS_pidfd_getfd
+    SYS_pidfd_getfd,
+#endif
+    // The machine: mounts, namespaces, modules, clocks, keys, BPF, the tracer.
+    SYS_mount, SYS_umount2, SYS_pivot_root, SYS_chroot, SYS_unshare, SYS_setns, SYS_swapon, SYS_swapoff, SYS_reboot,
+    SYS_kexec_load, SYS_init_module, SYS_finit_module, SYS_delete_module, SYS_bpf, SYS_perf_event_open, SYS_userfaultfd,
+    SYS_keyctl, SYS_add_key, SYS_request_key, SYS_acct, SYS_quotactl, SYS_settimeofday, SYS_clock_settime, SYS_clock_adjtime,
+    SYS_adjtimex, SYS_sethostname, SYS_setdomainname, SYS_name_to_handle_at, SYS_open_by_handle_at, SYS_fanotify_init,
+#ifdef SYS_kexec_file_load
+    SYS_kexec_file_load,
+#endif
+#ifdef SYS_open_tree
+    SYS_open_tree, SYS_move_mount, SYS_fsopen, SYS_fsconfig, SYS_fsmount, SYS_fspick,
+#endif
+#ifdef SYS_iopl
+    SYS_iopl, SYS_ioperm,
+#endif
+    // Leaving the process group the harness kills; owners, modes and attributes of files.
+    SYS_setsid, SYS_setpgid, SYS_fchmod, SYS_fchmodat, SYS_fchown, SYS_fchownat, SYS_setxattr, SYS_lsetxattr, SYS_fsetxattr,
+    SYS_removexattr, SYS_lremovexattr, SYS_fremovexattr,
+#ifdef SYS_chmod
+    SYS_chmod, SYS_chown, SYS_lchown,
+#endif
+    // No network, not even a local socket to a service of the machine.
+    SYS_socket,
+};
+
+/// Another architecture's calling convention (32-bit calls on x86_64): nothing at all. Leaves
+/// the call's number in the accumulator.
+static void only_this_architecture(rl_program *program) {
+    emit(program, (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)));
+    emit(program, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, RL_AUDIT_ARCH, 1, 0));
+    emit(program, (struct sock_filter)RL_DENY(EPERM));
+    emit(program, (struct sock_filter)RL_LOAD_NR);
+#if defined(__x86_64__)
+    emit(program, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 0, 1));  // x32
+    emit(program, (struct sock_filter)RL_DENY(EPERM));
+#endif
+}
+
+/// Threads yes, processes no: clone only with CLONE_THREAD; clone3 "does not exist", so the
+/// C library falls back to clone, whose flags the filter can read.
+static void threads_not_processes(rl_program *program) {
+    emit(program, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone, 0, 4));
+    emit(program, (struct sock_filter)RL_LOAD_ARG(0));
+    emit(program, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, CLONE_THREAD, 0, 1));
+    emit(program, (struct sock_filter)RL_ALLOW);
+    emit(program, (struct sock_filter)RL_DENY(EPERM));
+#ifdef SYS_clone3
+    deny(program, SYS_clone3, ENOSYS);
+#endif
+}
+
+/// Signals only to itself (its own threads included); resource limits only of itself; no
+/// typing into a terminal. Then everything else is allowed.
+static void only_itself(rl_program *program, uint32_t self) {
+    allow_only(program, SYS_kill, 0, self, self);
+    allow_only(program, SYS_tgkill, 0, self, self);
+    allow_only(program, SYS_rt_sigqueueinfo, 0, self, self);
+    allow_only(program, SYS_rt_tgsigqueueinfo, 0, self, self);
+    allow_only(program, SYS_prlimit64, 0, 0, self);
+    emit(program, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_ioctl, 0, 4));
+    emit(program, (struct sock_filter)RL_LOAD_ARG(1));
+    emit(program, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TIOCSTI, 0, 1));
+    emit(program, (struct sock_filter)RL_DENY(EPERM));
+    emit(program, (struct sock_filter)RL_LOAD_NR);
+    emit(program, (struct sock_filter)RL_ALLOW);
+}
+#endif
+
 static int install_seccomp(void) {
 #if defined(RL_AUDIT_ARCH)
     rl_program program = {.length = 0};
-    uint32_t self = (uint32_t)getpid();
-    // Another architecture's calling convention (32-bit calls on x86_64): nothing at all.
-    emit(&program, (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)));
-    emit(&program, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, RL_AUDIT_ARCH, 1, 0));
-    emit(&program, (struct sock_filter)RL_DENY(EPERM));
-    emit(&program, (struct sock_filter)RL_LOAD_NR);
-#if defined(__x86_64__)
-    emit(&program, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 0, 1));  // x32
-    emit(&program, (struct sock_filter)RL_DENY(EPERM));
-#endif
-
-    // Threads yes, processes no: clone only with CLONE_THREAD; clone3 "does not exist", so the
-    // C library falls back to clone, whose flags the filter can read.
-    emit(&program, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone, 0, 4));
-    emit(&program, (struct sock_filter)RL_LOAD_ARG(0));
-    emit(&program, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, CLONE_THREAD, 0, 1));
-    emit(&program, (struct sock_filter)RL_ALLOW);
-    emit(&program, (struct sock_filter)RL_DENY(EPERM));
-#ifdef SYS_clone3
-    deny(&program, SYS_clone3, ENOSYS);
-#endif
-    static const long denied[] = {
-        SYS_execve, SYS_execveat,
-#ifdef SYS_fork
-        SYS_fork,
-#endif
-#ifdef SYS_vfork
-        SYS_vfork,
-#endif
-        // Other processes: tracing, reading or writing their memory, comparing or signalling
-        // them through a pidfd, the old thread-signal call.
-        SYS_ptrace, SYS_process_vm_readv, SYS_process_vm_writev, SYS_kcmp, SYS_tkill,
-#ifdef SYS_pidfd_open
-        SYS_pidfd_open,
-#endif
-#ifdef SYS_pidfd_send_signal
-        SYS_pidfd_send_signal,
-#endif
-#ifdef SYS_pidfd_getfd
-        SYS_pidfd_getfd,
-#endif
-        // The machine: mounts, namespaces, modules, clocks, keys, BPF, the tracer.
-        SYS_mount, SYS_umount2, SYS_pivot_root, SYS_chroot, SYS_unshare, SYS_setns, SYS_swapon, SYS_swapoff, SYS_reboot,
-        SYS_kexec_load, SYS_init_module, SYS_finit_module, SYS_delete_module, SYS_bpf, SYS_perf_event_open, SYS_userfaultfd,
-        SYS_keyctl, SYS_add_key, SYS_request_key, SYS_acct, SYS_quotactl, SYS_settimeofday, SYS_clock_settime, SYS_clock_adjtime,
-        SYS_adjtimex, SYS_sethostname, SYS_setdomainname, SYS_name_to_handle_at, SYS_open_by_handle_at, SYS_fanotify_init,
-#ifdef SYS_kexec_file_load
-        SYS_kexec_file_load,
-#endif
-#ifdef SYS_open_tree
-        SYS_open_tree, SYS_move_mount, SYS_fsopen, SYS_fsconfig, SYS_fsmount, SYS_fspick,
-#endif
-#ifdef SYS_iopl
-        SYS_iopl, SYS_ioperm,
-#endif
-        // Leaving the process group the harness kills; owners, modes and attributes of files.
-        SYS_setsid, SYS_setpgid, SYS_fchmod, SYS_fchmodat, SYS_fchown, SYS_fchownat, SYS_setxattr, SYS_lsetxattr, SYS_fsetxattr,
-        SYS_removexattr, SYS_lremovexattr, SYS_fremovexattr,
-#ifdef SYS_chmod
-        SYS_chmod, SYS_chown, SYS_lchown,
-#endif
-        // No network, not even a local socket to a service of the machine.
-        SYS_socket,
-    };
-    for (unsigned i = 0; i < sizeof denied / sizeof denied[0]; i++) deny(&program, denied[i], EPERM);
-    // Signals only to itself (its own threads included); resource limits only of itself.
-    allow_only(&program, SYS_kill, 0, self, self);
-    allow_only(&program, SYS_tgkill, 0, self, self);
-    allow_only(&program, SYS_rt_sigqueueinfo, 0, self, self);
-    allow_only(&program, SYS_rt_tgsigqueueinfo, 0, self, self);
-    allow_only(&program, SYS_prlimit64, 0, 0, self);
-    // No typing into a terminal.
-    emit(&program, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_ioctl, 0, 4));
-    emit(&program, (struct sock_filter)RL_LOAD_ARG(1));
-    emit(&program, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TIOCSTI, 0, 1));
-    emit(&program, (struct sock_filter)RL_DENY(EPERM));
-    emit(&program, (struct sock_filter)RL_LOAD_NR);
-    emit(&program, (struct sock_filter)RL_ALLOW);
+    only_this_architecture(&program);
+    threads_not_processes(&program);
+    for (unsigned i = 0; i < sizeof denied_calls / sizeof denied_calls[0]; i++) deny(&program, denied_calls[i], EPERM);
+    only_itself(&program, (uint32_t)getpid());
 
     if (program.length >= sizeof program.code / sizeof program.code[0]) return 0;
     struct sock_fprog filter = {.len = program.length, .filter = program.code};

@@ -266,6 +266,73 @@ RL_INVISIBLE static void on_preempt(int number) {
     errno = saved;
 }
 
+/// The threads of the ring that ran since the sender's last look (`seen_*`: what it saw in each
+/// slot then), into `running`, each with whether it may have gone back to wait; how many.
+RL_INVISIBLE static int threads_that_ran(int64_t *seen_tid, int64_t *seen_ns, int64_t *running, int *maybe_asleep) {
+    // Only a thread that ran since the last look is worth stopping: a blocked one is at no
+    // point in its code, and waking it costs two cores dearly. Per entry of `maybe_asleep`: 1 if
+    // it ran less than half the time since our handler returned on it. It may have gone back to
+    // wait (on a loaded machine, getting back into the wait can cost more CPU than the floor
+    // allows); its state is then read before it is signalled.
+    int count = 0;
+    int64_t now = now_ns();
+    for (int i = 0; i < RL_RECENT_THREADS; i++) {
+        int64_t tid = LOAD(&recent_threads[i]);
+        if (tid == 0) continue;
+        int64_t ns = rl_thread_cpu_ns(tid);
+        if (ns < 0) {  // gone: forget it
+            __atomic_compare_exchange_n(&recent_threads[i], &tid, 0, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+            seen_tid[i] = 0;
+            continue;
+        }
+        // Ran since the last look, beyond going back to where our signal found it.
+        int64_t floor = LOAD(&handled_cpu_ns[i]) + LOAD(&handler_return_ns);
+        if (seen_tid[i] == tid && ns > seen_ns[i] && ns > floor) {
+            int64_t handled_at = LOAD(&handled_at_ns[i]);
+            maybe_asleep[count] = handled_at != 0 && (ns - LOAD(&handled_cpu_ns[i])) * 2 < now - handled_at;
+            running[count++] = tid;
+        }
+        seen_tid[i] = tid;
+        seen_ns[i] = ns;
+    }
+    return count;
+}
+
+/// Signals one of the `*count` threads that ran, drawn at random; 1 when one was. One found
+/// asleep is dropped from the list (and from `*count`) and another drawn.
+RL_INVISIBLE static int signal_one(pid_t pid, int64_t *running, int *maybe_asleep, int *count) {
+    // The one drawn must not be asleep in the kernel now, if it may be. (The floor alone
+    // was not enough: a waiting thread was signalled again and again on a loaded machine,
+    // never seen waiting, and a correct idle worker was taken for one that polls.) Only then
+    // is its state read from /proc: reading every thread's state each round cost a third of
+    // a stress child's CPU, and reading it before every signal added system time too.
+    while (*count > 0) {
+        int64_t drawn = (int64_t)(draw() % (uint64_t)*count);
+        int64_t tid = running[drawn];
+        if (maybe_asleep[drawn] && rl_task_state_letter(tid) == 'S') {
+            (*count)--;
+            running[drawn] = running[*count];
+            maybe_asleep[drawn] = maybe_asleep[*count];
+            continue;
+        }
+        if (syscall(SYS_tgkill, pid, (pid_t)tid, SIGURG) != 0) return 0;
+        __atomic_add_fetch(&signals_sent, 1, __ATOMIC_RELAXED);
+        return 1;
+    }
+    return 0;
+}
+
+/// Nothing has run for longer than the longest hold at a checkpoint (between iterations,
+/// mostly): waking 4000 times a second would cost a stress child a fifth of its CPU. Dozes until
+/// a checkpoint is hit (rl_preemption_wake) or a while passed; `*quiet_us` back to 0 if woken.
+RL_INVISIBLE static void doze(int64_t *quiet_us) {
+    STORE(&sender_dozing, 1);
+    struct timespec doze = {0, RL_DOZE_MAX_US * 1000};
+    syscall(SYS_futex, &sender_dozing, FUTEX_WAIT_PRIVATE, 1, &doze, NULL, 0);
+    // Woken: poll closely again. Timed out: one look, then doze again unless one ran.
+    if (!__atomic_exchange_n(&sender_dozing, 0, __ATOMIC_RELAXED)) *quiet_us = 0;
+}
+
 RL_INVISIBLE static void *send_signals(void *unused) {
     (void)unused;
     rl_quiet_ignore_this_thread();  // the harness's own: never the lab's work
@@ -277,68 +344,15 @@ RL_INVISIBLE static void *send_signals(void *unused) {
     // Per ring slot, the thread last read there and its CPU time then (the sender's alone).
     int64_t seen_tid[RL_RECENT_THREADS] = {0}, seen_ns[RL_RECENT_THREADS] = {0};
     while (LOAD(&preempting)) {
-        int sent = 0;
-        // Only a thread that ran since the last look is worth stopping: a blocked one is at no
-        // point in its code, and waking it costs two cores dearly.
         int64_t running[RL_RECENT_THREADS];
-        // Per entry: 1 if it ran less than half the time since our handler returned on it. It
-        // may have gone back to wait (on a loaded machine, getting back into the wait can cost
-        // more CPU than the floor allows); its state is then read before it is signalled.
         int maybe_asleep[RL_RECENT_THREADS];
-        int count = 0;
-        int64_t now = now_ns();
-        for (int i = 0; i < RL_RECENT_THREADS; i++) {
-            int64_t tid = LOAD(&recent_threads[i]);
-            if (tid == 0) continue;
-            int64_t ns = rl_thread_cpu_ns(tid);
-            if (ns < 0) {  // gone: forget it
-                __atomic_compare_exchange_n(&recent_threads[i], &tid, 0, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
-                seen_tid[i] = 0;
-                continue;
-            }
-            // Ran since the last look, beyond going back to where our signal found it.
-            int64_t floor = LOAD(&handled_cpu_ns[i]) + LOAD(&handler_return_ns);
-            if (seen_tid[i] == tid && ns > seen_ns[i] && ns > floor) {
-                int64_t handled_at = LOAD(&handled_at_ns[i]);
-                maybe_asleep[count] = handled_at != 0 && (ns - LOAD(&handled_cpu_ns[i])) * 2 < now - handled_at;
-                running[count++] = tid;
-            }
-            seen_tid[i] = tid;
-            seen_ns[i] = ns;
-        }
-        // The one drawn must not be asleep in the kernel now, if it may be. (The floor alone
-        // was not enough: a waiting thread was signalled again and again on a loaded machine,
-        // never seen waiting, and a correct idle worker was taken for one that polls.) Only then
-        // is its state read from /proc: reading every thread's state each round cost a third of
-        // a stress child's CPU, and reading it before every signal added system time too.
-        while (count > 0 && !sent) {
-            int64_t drawn = (int64_t)(draw() % (uint64_t)count);
-            int64_t tid = running[drawn];
-            if (maybe_asleep[drawn] && rl_task_state_letter(tid) == 'S') {
-                count--;
-                running[drawn] = running[count];
-                maybe_asleep[drawn] = maybe_asleep[count];
-                continue;
-            }
-            if (syscall(SYS_tgkill, pid, (pid_t)tid, SIGURG) == 0) {
-                __atomic_add_fetch(&signals_sent, 1, __ATOMIC_RELAXED);
-                sent = 1;
-            } else {
-                break;
-            }
-        }
+        int count = threads_that_ran(seen_tid, seen_ns, running, maybe_asleep);
+        int sent = signal_one(pid, running, maybe_asleep, &count);
         int64_t max_us = LOAD(&interval_max_us);
         if (max_us < 1) max_us = 1;
         quiet_us = count > 0 ? 0 : quiet_us + idle_us;
         if (quiet_us >= RL_DOZE_AFTER_US) {
-            // Nothing has run for longer than the longest hold at a checkpoint (between
-            // iterations, mostly): waking 4000 times a second would cost a stress child a fifth
-            // of its CPU. Doze until a checkpoint is hit (rl_preemption_wake) or a while passed.
-            STORE(&sender_dozing, 1);
-            struct timespec doze = {0, RL_DOZE_MAX_US * 1000};
-            syscall(SYS_futex, &sender_dozing, FUTEX_WAIT_PRIVATE, 1, &doze, NULL, 0);
-            // Woken: poll closely again. Timed out: one look, then doze again unless one ran.
-            if (!__atomic_exchange_n(&sender_dozing, 0, __ATOMIC_RELAXED)) quiet_us = 0;
+            doze(&quiet_us);
             idle_us = 0;
             continue;
         }

@@ -33,6 +33,54 @@ static int high_pipe(int ends[2]) {
     return 0;
 }
 
+/// The child's descriptors: /dev/null in, the three pipes' write ends out (1, 2 and the channel
+/// on 3), `extra_fd` on 4 if given, nothing else. `*high`: a copy of `extra_fd` the caller
+/// closes after the spawn (-1 if none).
+static void plan_descriptors(posix_spawn_file_actions_t *actions, int out, int err, int chan, int extra_fd, int *high) {
+    posix_spawn_file_actions_addopen(actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(actions, out, 1);
+    posix_spawn_file_actions_adddup2(actions, err, 2);
+    posix_spawn_file_actions_adddup2(actions, chan, 3);
+    int keep = 4;
+    *high = -1;
+    if (extra_fd >= 0) {
+        // Copied to a high number first, so the dup2 onto 4 always clears close-on-exec.
+        *high = fcntl(extra_fd, F_DUPFD_CLOEXEC, 10);
+        if (*high >= 0) {
+            posix_spawn_file_actions_adddup2(actions, *high, 4);
+            keep = 5;
+        }
+    }
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+    posix_spawn_file_actions_addclosefrom_np(actions, keep);
+#else
+    (void)keep;
+#endif
+}
+
+/// A session of its own (or a process group), no signal blocked, and the signals the harness
+/// handles back at their defaults.
+static void plan_session_and_signals(posix_spawnattr_t *attributes) {
+    short flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
+#if defined(POSIX_SPAWN_SETSID)
+    flags |= POSIX_SPAWN_SETSID;
+#else
+    flags |= POSIX_SPAWN_SETPGROUP;
+    posix_spawnattr_setpgroup(attributes, 0);
+#endif
+#if defined(__APPLE__)
+    flags |= POSIX_SPAWN_CLOEXEC_DEFAULT;
+#endif
+    posix_spawnattr_setflags(attributes, flags);
+    sigset_t none, defaults;
+    sigemptyset(&none);
+    posix_spawnattr_setsigmask(attributes, &none);
+    sigemptyset(&defaults);
+    int reset[] = {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, SIGUSR1, SIGUSR2};
+    for (unsigned i = 0; i < sizeof reset / sizeof reset[0]; i++) sigaddset(&defaults, reset[i]);
+    posix_spawnattr_setsigdefault(attributes, &defaults);
+}
+
 rl_spawned rl_spawn(const char *path, char *const argv[], char *const envp[], const char *directory, int extra_fd) {
     rl_spawned result = {.pid = -1, .stdout_fd = -1, .stderr_fd = -1, .channel_fd = -1, .error = 0};
     int out[2] = {-1, -1}, err[2] = {-1, -1}, chan[2] = {-1, -1};
@@ -45,47 +93,14 @@ rl_spawned rl_spawn(const char *path, char *const argv[], char *const envp[], co
     posix_spawnattr_t attributes;
     posix_spawn_file_actions_init(&actions);
     posix_spawnattr_init(&attributes);
-
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&actions, out[1], 1);
-    posix_spawn_file_actions_adddup2(&actions, err[1], 2);
-    posix_spawn_file_actions_adddup2(&actions, chan[1], 3);
-    int keep = 4, high = -1;
-    if (extra_fd >= 0) {
-        // Copied to a high number first, so the dup2 onto 4 always clears close-on-exec.
-        high = fcntl(extra_fd, F_DUPFD_CLOEXEC, 10);
-        if (high >= 0) {
-            posix_spawn_file_actions_adddup2(&actions, high, 4);
-            keep = 5;
-        }
-    }
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
-    posix_spawn_file_actions_addclosefrom_np(&actions, keep);
-#endif
+    int high;
+    plan_descriptors(&actions, out[1], err[1], chan[1], extra_fd, &high);
     if (directory != NULL) {
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 29)) || defined(__APPLE__)
         posix_spawn_file_actions_addchdir_np(&actions, directory);
 #endif
     }
-
-    short flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
-#if defined(POSIX_SPAWN_SETSID)
-    flags |= POSIX_SPAWN_SETSID;
-#else
-    flags |= POSIX_SPAWN_SETPGROUP;
-    posix_spawnattr_setpgroup(&attributes, 0);
-#endif
-#if defined(__APPLE__)
-    flags |= POSIX_SPAWN_CLOEXEC_DEFAULT;
-#endif
-    posix_spawnattr_setflags(&attributes, flags);
-    sigset_t none, defaults;
-    sigemptyset(&none);
-    posix_spawnattr_setsigmask(&attributes, &none);
-    sigemptyset(&defaults);
-    int reset[] = {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, SIGUSR1, SIGUSR2};
-    for (unsigned i = 0; i < sizeof reset / sizeof reset[0]; i++) sigaddset(&defaults, reset[i]);
-    posix_spawnattr_setsigdefault(&attributes, &defaults);
+    plan_session_and_signals(&attributes);
 
     pid_t pid = -1;
     int status = posix_spawn(&pid, path, &actions, &attributes, argv, envp);
