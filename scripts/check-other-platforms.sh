@@ -30,8 +30,9 @@ H
 linux_only='SYS_[a-z_0-9]+|prctl|PR_SET_[A-Z_]+|memfd_create|prlimit|FUTEX_[A-Z_]+|tgkill|gettid|landlock_[a-z_]+|seccomp|__NR_[a-z_0-9]+|PR_[A-Z_]+'
 
 GCC=$(command -v gcc || true)
-# compile_all LABEL FLAGS...: every C file with FLAGS; every function the headers declare must
-# be defined by one of them, and no weak reference may be left for Apple's linker to refuse.
+# compile_all LABEL FLAGS...: every C file with FLAGS; every function the headers declare (the
+# public ones in include/ and the internal ones beside the C files) must be defined by one of
+# them, and no weak reference may be left for Apple's linker to refuse.
 compile_all() {
     local label=$1; shift
     local objects="$work/$label"
@@ -44,7 +45,7 @@ compile_all() {
         fi
     done
     nm -g --defined-only "$objects"/*.o | awk '{ print $3 }' | sort -u > "$work/defined"
-    grep -hoE '^[a-z_0-9 *]+[ *](rl_[a-z_0-9]+)\(' include/*.h | grep -oE 'rl_[a-z_0-9]+\($' | tr -d '(' | sort -u > "$work/declared"
+    grep -hoE '^[a-z_0-9 *]+[ *](rl_[a-z_0-9]+)\(' include/*.h ./*.h | grep -oE 'rl_[a-z_0-9]+\($' | tr -d '(' | sort -u > "$work/declared"
     if missing=$(comm -23 "$work/declared" "$work/defined" | tr '\n' ' ') && [ -n "$missing" ]; then
         echo "  declared but not defined (a link error): $missing"; failed=1
     else

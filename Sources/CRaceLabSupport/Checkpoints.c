@@ -13,6 +13,8 @@
 // No TSan instrumentation for plain accesses here, and only relaxed atomics (Invisible.h).
 #include "Invisible.h"
 #include "OwnTime.h"
+#include "Preemption.h"
+#include "SpentTime.h"
 #include "ThreadTable.h"
 
 // Layer 3 (checkpoints and the deferred releases): calls only lower layers (CLayersTests).

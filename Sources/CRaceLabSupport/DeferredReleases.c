@@ -12,6 +12,8 @@
 
 #include "DeferredReleases.h"
 #include "Invisible.h"
+#include "StoryHolds.h"
+#include "ThreadTable.h"
 
 // Layer 3 (checkpoints and the deferred releases): calls only lower layers (CLayersTests).
 

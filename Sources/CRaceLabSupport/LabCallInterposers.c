@@ -15,6 +15,9 @@
 
 #include "DeferredReleases.h"
 #include "Invisible.h"
+#include "Preemption.h"
+#include "QueueKinds.h"
+#include "StoryHolds.h"
 #include "ThreadTable.h"
 
 // Layer 5 (the interposers and the story): calls only lower layers (CLayersTests).

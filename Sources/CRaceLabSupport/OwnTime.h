@@ -1,5 +1,5 @@
-#ifndef CRACELAB_OWN_TIME_H
-#define CRACELAB_OWN_TIME_H
+#ifndef CRACELAB_OWN_TIME_INTERNAL_H
+#define CRACELAB_OWN_TIME_INTERNAL_H
 
 #include <stdint.h>
 

@@ -35,7 +35,10 @@
 
 #include "Invisible.h"
 #include "OwnTime.h"
+#include "Preemption.h"
+#include "SpentTime.h"
 #include "ThreadFacts.h"
+#include "ThreadTable.h"
 
 // Layer 2 (holds, preemption and queue kinds): calls only lower layers (CLayersTests).
 

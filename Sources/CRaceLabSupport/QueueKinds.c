@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "Invisible.h"
+#include "QueueKinds.h"
 
 // Layer 2 (holds, preemption and queue kinds): calls only lower layers (CLayersTests).
 

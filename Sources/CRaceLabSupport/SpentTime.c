@@ -8,6 +8,8 @@
 #endif
 
 #include "Invisible.h"
+#include "SpentTime.h"
+#include "ThreadFacts.h"
 
 // Layer 1 (the harness's clocks, accounts and the thread table): calls only lower layers (CLayersTests).
 

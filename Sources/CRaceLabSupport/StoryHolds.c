@@ -10,7 +10,10 @@
 #endif
 
 #include "Invisible.h"
+#include "SpentTime.h"
 #include "StoryHolds.h"
+#include "ThreadFacts.h"
+#include "ThreadTable.h"
 
 // Layer 2 (holds, preemption and queue kinds): calls only lower layers (CLayersTests).
 

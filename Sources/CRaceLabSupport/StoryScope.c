@@ -3,7 +3,9 @@
 #include "DeferredReleases.h"
 #include "Invisible.h"
 #include "Quiescence.h"
+#include "SpentTime.h"
 #include "StoryHolds.h"
+#include "ThreadFacts.h"
 
 // Layer 5 (the interposers and the story): calls only lower layers (CLayersTests).
 

@@ -26,7 +26,7 @@ package enum CPUWait {
         #endif
     }
 
-    /// `threadWaits` of this very process, read with raw system calls (CPUWaits.c): safe on the
+    /// `threadWaits` of this very process, read with raw system calls (ThreadFacts.c): safe on the
     /// story's thread while a lab thread is held inside a lock of Foundation's or the C library's.
     package static func ownThreadWaits() -> [String: UInt64]? {
         let capacity = 1024

@@ -36,4 +36,10 @@ int rl_poll_readable(const int fds[3], int timeout_ms);
 /// is handed to us instead of to init, so the harness can still find and kill it. 0 on success.
 int rl_become_subreaper(void);
 
+// Process hygiene.
+
+/// Ask the kernel to SIGKILL this process when its parent dies (Linux); no-op elsewhere.
+/// Returns 0 on success.
+int rl_die_with_parent(void);
+
 #endif
