@@ -42,7 +42,7 @@ public struct ChildIsolation: Sendable, Equatable {
         if confinement.inForce & Int(RL_CONFINED_LIMITS) != 0 { words.append("resource limits") }
         if let limits {
             words.append(
-                "at most \(RL_LAB_THREAD_LIMIT) live threads (RaceLab's count) and, by the kernel, \(ChildLimits.tasksPerChild) tasks and \(ChildLimits.memoryPerChild >> 20) MiB of memory each, \(limits.slots) at once"
+                "at most \(RL_LAB_THREAD_LIMIT) live threads (RaceLab's count) and, by the kernel, \(ChildLimits.tasksPerChild) tasks and \(ChildLimits.memoryPerChild >> 20) MiB of memory each, at most \(limits.slots) at once (fewer while other graders' runs take the room)"
             )
         }
         return words

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The kernel's limits on each lab child, where the machine lets the harness set them (Linux
 /// with the `pids` and `memory` controllers of cgroup v1 or v2, in groups this process may
@@ -11,9 +12,11 @@ import Foundation
 ///   this is the kernel's backstop, for threads started some other way);
 /// - at most `memoryPerChild` bytes (a child measured 90-130 MiB on every lab, the parent
 ///   included); past it, the kernel ends the child, and its verdict says why;
-/// - no more children at once than the room there is (`slots`): the tasks and memory the
-///   harness's groups may still use, less what builds and the grader keep, shared out so that
-///   children at their limits together still fit.
+/// - no more children at once than the room there is: a child starts only while the tasks and
+///   memory the harness's groups may still use, less what builds and the grader keep, and less
+///   what the running children of every harness here may still take, have room for one more at
+///   its limits (`takeSlot`). So two graders side by side share the room, first come first
+///   served, and neither holds room for children it is not running.
 /// Elsewhere no limit is set, and `racelab policy --isolation` says why (`missingReason`).
 public final class ChildLimits: Sendable {
     public static let tasksPerChild = 320
@@ -33,7 +36,8 @@ public final class ChildLimits: Sendable {
     public let tasksRoom: Int
     public let memoryRoom: Int
     private let counter = Counter()
-    private let free: DispatchSemaphore
+    /// This harness's children admitted by `takeSlot` and not yet given back.
+    private let admitted = Mutex(0)
 
     /// This harness's limits, made once (nil where they cannot be set).
     public static var here: ChildLimits? { made.limits }
@@ -59,7 +63,6 @@ public final class ChildLimits: Sendable {
         self.tasksRoom = tasksRoom
         self.memoryRoom = memoryRoom
         slots = max(1, min(64, tasksRoom / Self.tasksPerChild, memoryRoom / Self.memoryPerChild))
-        free = DispatchSemaphore(value: slots)
     }
 
     /// The harness's folders, each once (v2 holds both controllers in one).
@@ -88,6 +91,7 @@ public final class ChildLimits: Sendable {
         removeLeftovers(in: owns)
         let tasksRoom = roomForTasks(from: pids.ownGroup) - tasksKept
         let memoryRoom = roomForMemory(in: memory) - memoryKept
+
         guard tasksRoom >= tasksPerChild, memoryRoom >= memoryPerChild else {
             return (nil, "too little room left for one run at its limits (\(tasksPerChild) tasks, 1 GiB)")
         }
@@ -163,13 +167,19 @@ public final class ChildLimits: Sendable {
             + (ender.map { ": \($0) ended it" } ?? "")
     }
 
-    /// A group for one child, with its limits written; nil if the kernel refused one.
+    /// A group for one child: named now, made (with its limits) once the child is admitted
+    /// (`takeSlot`), so the groups that exist are those of children admitted.
     public func group() -> ChildGroup? {
         let name = "c\(counter.next())"
-        let group = ChildGroup(
+        return ChildGroup(
             pids: pidsFolder.appendingPathComponent(name, isDirectory: true),
             memory: memoryFolder.appendingPathComponent(name, isDirectory: true), memoryHierarchy: memory,
             limits: self)
+    }
+
+    /// Makes `group`'s folders and writes its limits; false if the kernel refused (the child then
+    /// cannot join them, and is "could not judge").
+    private func make(_ group: ChildGroup) -> Bool {
         do {
             for folder in group.folders {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
@@ -181,16 +191,81 @@ public final class ChildLimits: Sendable {
                     try ControlGroupHierarchy.write(value, to: group.memory.appendingPathComponent(file))
                 } catch  where !required {}
             }
+            return true
         } catch {
             for folder in group.folders { rmdir(folder.path) }
-            return nil
+            return false
         }
-        return group
     }
 
-    /// A child's place among the `slots`: taken before it starts, given back once it is gone.
-    func takeSlot() { free.wait() }
-    func giveBackSlot() { free.signal() }
+    /// A child's place, taken before it starts: it waits while this harness runs `slots`
+    /// children, or while the room there is now has no place for one more at its limits
+    /// (`fitsOneMore`), unless no child of any harness here runs at all (then the room is what it
+    /// is, and waiting would not make more). Admitted, its group is made. Harnesses sharing a
+    /// group decide one at a time (a lock on its folder), so two cannot both take the last room.
+    func takeSlot(for group: ChildGroup) {
+        while !admitted.withLock({ count in
+            guard count < slots else { return false }
+            let folder = open(pids.ownGroup.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if folder >= 0 { flock(folder, LOCK_EX) }
+            defer { if folder >= 0 { close(folder) } }  // closing lets the lock go
+            guard fitsOneMore() else { return false }
+            _ = make(group)
+            count += 1
+            return true
+        }) {
+            usleep(50_000)
+        }
+    }
+
+    /// Given back once the child is gone and its group removed.
+    func giveBackSlot() { admitted.withLock { $0 -= 1 } }
+
+    /// Whether one more child at its limits fits in the room left now: the machine's and the
+    /// groups' own room (ChildLimits.roomFor...), less what builds and the grader keep, less
+    /// what the children already admitted, of every harness here, may still take.
+    func fitsOneMore() -> Bool {
+        let reservedTasks = Self.reservedByChildren(
+            harnessesIn: pids.ownGroup, limit: "pids.max", usage: "pids.current", perChild: Self.tasksPerChild)
+        let reservedMemory = Self.reservedByChildren(
+            harnessesIn: memory.ownGroup, limit: memory.memoryLimitFile, usage: memory.memoryUsageFile,
+            perChild: Self.memoryPerChild)
+        if reservedTasks == nil && reservedMemory == nil { return true }
+        return Self.roomForTasks(from: pids.ownGroup) - Self.tasksKept - (reservedTasks ?? 0) >= Self.tasksPerChild
+            && Self.roomForMemory(in: memory) - Self.memoryKept - (reservedMemory ?? 0) >= Self.memoryPerChild
+    }
+
+    /// What the children of every live harness in `folder` may still take: each one's limit less
+    /// its use (their use is in the room already); nil when there is no child at all.
+    static func reservedByChildren(harnessesIn folder: URL, limit: String, usage: String, perChild: Int) -> Int? {
+        var reserved: Int?
+        for harness in liveHarnessGroups(in: folder) {
+            for child in childGroups(in: harness) {
+                let max = ControlGroupHierarchy.number(child.appendingPathComponent(limit)) ?? perChild
+                let used = ControlGroupHierarchy.number(child.appendingPathComponent(usage)) ?? 0
+                reserved = (reserved ?? 0) + Swift.max(0, (max == .max ? perChild : max) - used)
+            }
+        }
+        return reserved
+    }
+
+    /// The groups of live harnesses (this one included) in `folder`.
+    static func liveHarnessGroups(in folder: URL) -> [URL] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.compactMap { name in
+            guard name.hasPrefix("racelab-"), let pid = Int32(name.dropFirst("racelab-".count)),
+                pid == getpid() || kill(pid, 0) == 0 || errno == EPERM
+            else { return nil }
+            return folder.appendingPathComponent(name, isDirectory: true)
+        }
+    }
+
+    /// A harness's groups of one child each (`cN`).
+    static func childGroups(in harness: URL) -> [URL] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: harness.path)) ?? []).compactMap { name in
+            name.hasPrefix("c") && Int(name.dropFirst()) != nil ? harness.appendingPathComponent(name) : nil
+        }
+    }
 
     private func removeFolders() {
         for folder in folders { rmdir(folder.path) }

@@ -141,8 +141,8 @@ public enum ChildRunner {
 
     public static func run(_ request: ChildRequest) -> ChildOutcome {
         guard let group = request.group else { return runChild(request) }
-        // Only as many children at once as fit at their limits (ChildLimits.slots).
-        group.limits.takeSlot()
+        // Only as many children at once as fit at their limits (ChildLimits.takeSlot).
+        group.limits.takeSlot(for: group)
         defer { group.limits.giveBackSlot() }
         var outcome = runChild(request)
         outcome.limitReached = group.limitReached() ?? outcome.limitReached

@@ -103,3 +103,42 @@ final class ChildLimitsTests: XCTestCase {
             outcome.otherOutput.contains("not ended"), "\(outcome.ending) \(outcome.stderr.prefix(600))")
     }
 }
+
+/// Two graders on one machine share the room: what the children another live harness has
+/// admitted may still take (each one's limit less its use) is not room for this one's next
+/// child; a harness that has ended holds nothing.
+final class ChildLimitsNeighbourTests: XCTestCase {
+    func testAnAdmittedChildOfAnotherHarnessHoldsItsRoom() throws {
+        guard let limits = ChildLimits.here else {
+            throw XCTSkip("no kernel limits here: \(ChildLimits.missingReason)")
+        }
+        // A folder of its own, so the harnesses of tests run beside this one are not counted.
+        let folder = limits.pids.ownGroup.appendingPathComponent("racelab-neighbours-test-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        defer { rmdir(folder.path) }
+        func reserved() -> Int? {
+            ChildLimits.reservedByChildren(harnessesIn: folder, limit: "pids.max", usage: "pids.current", perChild: 320)
+        }
+        XCTAssertNil(reserved(), "no harness, no child")
+        // A live process stands in for the other harness and for its one child.
+        let neighbour = Process()
+        neighbour.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        neighbour.arguments = ["30"]
+        try neighbour.run()
+        let harness = folder.appendingPathComponent("racelab-\(neighbour.processIdentifier)")
+        let child = harness.appendingPathComponent("c1")
+        try FileManager.default.createDirectory(at: child, withIntermediateDirectories: true)
+        defer {
+            rmdir(child.path)
+            rmdir(harness.path)
+        }
+        try ControlGroupHierarchy.write("320", to: child.appendingPathComponent("pids.max"))
+        XCTAssertEqual(reserved(), 320, "admitted, not started yet: its whole limit")
+        try ControlGroupHierarchy.write(
+            String(neighbour.processIdentifier), to: child.appendingPathComponent("cgroup.procs"))
+        XCTAssertEqual(reserved(), 319, "its limit less the one task it runs")
+        neighbour.terminate()
+        neighbour.waitUntilExit()
+        XCTAssertNil(reserved(), "a harness that has ended holds nothing")
+    }
+}
