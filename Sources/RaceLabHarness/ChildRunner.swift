@@ -150,23 +150,14 @@ public enum ChildRunner {
         return outcome
     }
 
+    /// One child from start to end: started, watched (`RunningChild`, its `ChildWatchdog`
+    /// deciding) until it ends or is killed, everything it started ended, its output read whole.
     private static func runChild(_ request: ChildRequest) -> ChildOutcome {
         _ = subreaper
         let start = Date()
         var clock = ChildClock()
         clock.spawnedAtNanoseconds = rl_monotonic_ns()
-        let arguments = [request.executable.path] + request.arguments
-        let environment = request.environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-        var spawned = rl_spawned()
-        _ = Interruption.tracking {
-            spawned = withCStrings(arguments) { argv in
-                withCStrings(environment) { envp in
-                    rl_spawn(
-                        request.executable.path, argv, envp, request.directory?.path, request.inheritedDescriptor ?? -1)
-                }
-            }
-            return pid_t(spawned.pid)
-        }
+        let spawned = spawn(request)
         guard spawned.pid > 0 else {
             return ChildOutcome(
                 ending: .failedToStart("\(request.executable.path): \(String(cString: strerror(spawned.error)))"))
@@ -180,138 +171,64 @@ public enum ChildRunner {
         let reader = PipeReader(
             fds: [spawned.stdout_fd, spawned.stderr_fd, spawned.channel_fd], sinks: [stdout, stderr, channel])
         reader.start()
-
-        var killedFor: ChildOutcome.Ending?
-        var status: Int32 = 0
-        var usage = rusage()
-        var stall = StallWatch(timeout: request.stallTimeout)
-        var iterationWatch = StallWatch(timeout: request.iterationTimeout)
-        var stallReason: String?
-        var threadsAtKill: String?
-        var crashSeenAt: Date?
-        var tracked: Set<ProcessTree.Entry> = []
-        var lastScan = Date.distantPast
-        var lastLine: String?
-        var cpuWaits: (at: Date, threads: [String: UInt64])?
-        var signatures: HeartbeatSignatures?
-        var flooded = false
-        var memoryFull = false
-        while true {
-            // wait4, not waitpid: its CPU time (with that of every descendant it waited for:
-            // the sandbox's `unshare` waits for the lab's process) goes in the profile.
-            let done = wait4(pid, &status, WNOHANG, &usage)
-            if done == pid { clock.reaped(usage) }
-            if done == pid || (done < 0 && errno != EINTR) { break }
-            let now = Date()
-            if now.timeIntervalSince(lastScan) > 0.25 {
-                // Remember everything the child starts, so it can be killed even after it left
-                // the child's session or lost its parent.
-                lastScan = now
-                tracked.formUnion(ProcessTree.descendants(of: pid, in: ProcessTree.recentSnapshot()))
-                memoryFull = request.group?.memoryLimitReached == true
-            }
-            // A heartbeat is decoded once, as it is read (20 ms looks at 8 children each
-            // decoding JSON twice cost the parent half a core).
-            let (line, beat) = channel.latestProgress
-            if line != nil && clock.firstHeartbeatAtNanoseconds == nil {
-                clock.firstHeartbeatAtNanoseconds = rl_monotonic_ns()
-            }
-            if line != lastLine {
-                lastLine = line
-                signatures = line.map { HeartbeatSignatures($0, decoded: beat) }
-            }
-            // Time the child waited for a CPU does not count as time without progress. Asked
-            // only of a child silent for a quarter of a second, at most 4 times a second:
-            // reading every thread's statistics at each look would cost more than the children.
-            var waited = 0.0
-            if max(stall.watched, iterationWatch.watched) < 0.25 {
-                cpuWaits = nil
-            } else if now.timeIntervalSince(cpuWaits?.at ?? .distantPast) >= 0.25,
-                let threads = CPUWait.threadWaits(of: pid)
-            {
-                waited = cpuWaits.map { CPUWait.longestWait(from: $0.threads, to: threads) } ?? 0
-                cpuWaits = (now, threads)
-            }
-            let silent = stall.stalled(
-                signature: signatures?.progress, now: now, waitedForCPU: waited, storyWait: signatures?.storyWait)
-            // Before its first progress line, a lab child is still starting: a longer allowance.
-            let starting = !stall.sawProgress && request.startupTimeout != nil
-            let stalled = starting ? stall.watched > request.startupTimeout ?? 0 : silent
-            let latest = signatures?.iteration
-            if iterationWatch.stalled(signature: latest, now: now, waitedForCPU: waited) {
-                stallReason =
-                    "iteration \(latest ?? "?") went on for \(Int(request.iterationTimeout)) s without ending: the story never finished"
-            }
-            // Standard output past its limit: the rest would only be read and dropped, at the
-            // cost of the CPU other runs need. Memory at its limit: the kernel would make the
-            // child crawl, taking back pages, until the watchdog ended it. Either way the run
-            // ends here, and says why (known now, not waited for).
-            flooded = stdout.truncated && request.endsOnOutputFlood
-            let overLimit = flooded || memoryFull
-            if crashSeenAt == nil, stderr.sawCrashMarker { crashSeenAt = now }
-            if overLimit {
-                // (Its ending is the kill's signal; the verdict says which limit.)
-            } else if let crashSeenAt, now.timeIntervalSince(crashSeenAt) > request.crashGrace {
-                killedFor = .killedAfterCrash
-            } else if stalled || stallReason != nil {
-                killedFor = starting && stallReason == nil ? .killedBeforeStart : .killedAfterStall
-            }
-            if killedFor != nil || overLimit {
-                tracked.formUnion(ProcessTree.descendants(of: pid, in: ProcessTree.snapshot()))
-                if killedFor == .killedAfterStall {  // the processes there now, not ones gone since
-                    let now = ProcessTree.descendants(of: pid, in: ProcessTree.snapshot())
-                    threadsAtKill = ThreadStates.describe(child: pid, descendants: now.map(\.pid))
-                }
-                sendSignal(-pid, SIGKILL)
-                sendSignal(pid, SIGKILL)
-                let reaped = reapWithUsage(pid, within: 5)
-                status = reaped.status
-                if let usage = reaped.usage { clock.reaped(usage) }
-                break
-            }
-            usleep(20_000)
-        }
-        // The child is gone; so must be everything it started.
-        tracked.formUnion(ProcessTree.descendants(of: pid, in: ProcessTree.snapshot()))
-        let leftovers = tracked.filter { ProcessTree.entry($0.pid)?.startTime == $0.startTime }
-        sendSignal(-pid, SIGKILL)
-        ProcessTree.kill(Array(leftovers))
-        for process in leftovers {
-            // A process of the run's that its parent never waited for (the sandbox's `unshare`
-            // was killed first): its time is the run's too.
-            if let usage = reapWithUsage(process.pid, within: 1).usage { clock.add(usage) }
-        }
+        var child = RunningChild(
+            pid: pid, stdout: stdout, stderr: stderr, channel: channel, request: request, clock: clock)
+        let (status, killedFor) = child.watch()
+        let leftovers = child.endWhatItStarted()
         reader.finish(within: request.drainGrace)
-        // A crash can look like a stall: TSan's handling of it (symbolising, on a loaded machine)
-        // may keep the child silent until the stall limit, with the crash's line read only at
-        // the last moment or after the kill. Whatever else it did, a child that crashed crashed.
-        if killedFor == .killedAfterStall, stderr.sawCrashMarker { killedFor = .killedAfterCrash }
-
-        let ending: ChildOutcome.Ending
-        if let killedFor {
-            ending = killedFor
-        } else if status & 0x7f == 0 {
-            ending = .exited((status >> 8) & 0xff)
-        } else {
-            ending = .signaled(status & 0x7f)
-        }
         var outcome = ChildOutcome(
-            ending: ending, stderr: stderr.text, stderrTruncated: stderr.truncated,
+            ending: ending(status: status, killedFor: killedFor, crashed: stderr.sawCrashMarker), stderr: stderr.text,
+            stderrTruncated: stderr.truncated,
             otherOutput: Array(stdout.lines.prefix(50)).map { String($0.prefix(500)) },
             stdoutTruncated: stdout.truncated, elapsedSeconds: Date().timeIntervalSince(start))
-        outcome.clock = clock
+        outcome.clock = child.clock
         if stderr.text.contains(TSanEnvironment.memoryLimitLine) {
             outcome.limitReached = ChildLimits.memoryReason(endedBy: "ThreadSanitizer")
         }
-        if flooded {
+        if killedFor == .outputFlood {
             outcome.limitReached =
                 "it printed more than \(request.outputLimit >> 20) MiB on standard output, the limit for one run: RaceLab ended it"
         }
         // TSan's own symbolizer process may still be finishing; it is no sign of the lab's.
         outcome.leftoverProcesses = leftovers.filter { $0.command != "llvm-symbolizer" }.count
+        outcome.stallReason = child.watchdog.stallReason
+        outcome.threadsAtKill = child.threadsAtKill
+        read(channel, into: &outcome)
+        return outcome
+    }
+
+    /// Starts the child in a session of its own, its pipes open (`rl_spawn`); a pid of 0 or
+    /// less: it could not be started (`error` says why).
+    private static func spawn(_ request: ChildRequest) -> rl_spawned {
+        let arguments = [request.executable.path] + request.arguments
+        let environment = request.environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        var spawned = rl_spawned()
+        _ = Interruption.tracking {
+            spawned = withCStrings(arguments) { argv in
+                withCStrings(environment) { envp in
+                    rl_spawn(
+                        request.executable.path, argv, envp, request.directory?.path, request.inheritedDescriptor ?? -1)
+                }
+            }
+            return pid_t(spawned.pid)
+        }
+        return spawned
+    }
+
+    /// How the child ended, from its wait `status` or the watchdog's reason to kill it (`crashed`:
+    /// a crash marker showed on its standard error).
+    static func ending(status: Int32, killedFor: ChildWatchdog.Reason?, crashed: Bool) -> ChildOutcome.Ending {
+        // A crash can look like a stall: TSan's handling of it (symbolising, on a loaded machine)
+        // may keep the child silent until the stall limit, with the crash's line read only at
+        // the last moment or after the kill. Whatever else it did, a child that crashed crashed.
+        if killedFor?.ending == .killedAfterStall, crashed { return .killedAfterCrash }
+        if let ending = killedFor?.ending { return ending }
+        return status & 0x7f == 0 ? .exited((status >> 8) & 0xff) : .signaled(status & 0x7f)
+    }
+
+    /// What the child said on its result channel, once it is over.
+    private static func read(_ channel: OutputCollector, into outcome: inout ChildOutcome) {
         outcome.channelTruncated = channel.truncated
-        outcome.stallReason = stallReason
-        outcome.threadsAtKill = threadsAtKill
         outcome.linesAfterResult = channel.linesAfterResult
         outcome.announcedIterations = channel.announcedIterations
         outcome.announcedPoints = channel.announcedPoints
@@ -325,55 +242,11 @@ public enum ChildRunner {
             case .malformed(let text): outcome.malformedLines.append(String(text.prefix(200)))
             }
         }
-        return outcome
     }
 
-    /// What the watchdog reads from one heartbeat (decoded once).
-    struct HeartbeatSignatures {
-        /// "iteration/hits": a change is progress.
-        var progress: String
-        /// The iteration it names ("12"): a change is a new iteration.
-        var iteration: String
-        /// The story's own wait it names (`StoryWait`), if any: its number and limit.
-        var storyWait: (number: Int, seconds: Double)?
-
-        init(_ line: String) {
-            guard case .progress(let beat) = ChildChannel.decode(line) else {
-                self.init(line, decoded: nil)
-                return
-            }
-            self.init(line, decoded: beat)
-        }
-
-        /// `decoded`: the line as `ChildChannel.decode` read it (nil: not a heartbeat).
-        init(_ line: String, decoded: ChildChannel.Progress?) {
-            guard let beat = decoded else {
-                (progress, iteration) = (line, line)
-                return
-            }
-            progress = "\(beat.iteration)/\(beat.checkpointHits)"
-            iteration = String(beat.iteration)
-            storyWait = beat.storyWait.map { ($0.number, $0.seconds) }
-        }
-    }
-
-    /// Waits up to `seconds` for `pid` to be reaped; returns its wait status (0 if it did not end).
-    @discardableResult
-    static func reap(_ pid: pid_t, within seconds: Double) -> Int32 { reapWithUsage(pid, within: seconds).status }
-
-    /// `reap`, with the resources the process used when it was reaped here (nil otherwise).
-    static func reapWithUsage(_ pid: pid_t, within seconds: Double) -> (status: Int32, usage: rusage?) {
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        var status: Int32 = 0
-        var usage = rusage()
-        while Date() < deadline {
-            let done = wait4(pid, &status, WNOHANG, &usage)
-            if done == pid { return (status, usage) }
-            if done < 0 && errno == ECHILD { return (status, nil) }
-            usleep(5_000)
-        }
-        return (status, nil)
-    }
+    /// What the watchdog reads from one heartbeat (`HeartbeatSignatures`), by the name the
+    /// tests know it by.
+    typealias HeartbeatSignatures = RaceLabHarness.HeartbeatSignatures
 
     /// `strings` as a NULL-terminated C array for the duration of `body`.
     static func withCStrings<T>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> T) -> T {

@@ -78,187 +78,34 @@ public struct RunVerdict: Codable, Sendable {
 /// own observations agree with it: a run is clean only when exactly one result line came, it
 /// and the channel report no failure, TSan printed nothing and left no exit status 66, and the
 /// child exited normally. Anything else is a detection or a run that cannot be judged, never a
-/// pass.
+/// pass. Each concern is a check of its own in `checks` (`VerdictCheck`).
 public enum VerdictBuilder {
     public static func verdict(plan: ScenarioPlan, kind: VariantKind, child: ChildOutcome, reproduce: String)
         -> RunVerdict
     {
-        let result = child.result
-        let reports = TSanReportParser.parseUnique(child.stderr)
-        // A child that hung or crashed sent no result, but the failures it found before that.
-        // Both are kept: a forged result cannot hide a failure the harness streamed.
-        var failures = result?.failures ?? []
-        for failure in child.streamedFailures where !failures.contains(failure) { failures.append(failure) }
+        let run = RunEvidence(plan: plan, child: child)
         var verdict = RunVerdict(
             lab: plan.lab, variant: plan.variant, kind: kind, mode: plan.mode, seed: plan.seed,
             iterationsRequested: plan.iterations,
-            iterationsRun: result?.iterationsRun ?? child.lastProgress?.iteration ?? 0,
-            detections: [], reports: reports, failures: Array(failures.prefix(20)),
-            hangPositions: [], harnessError: nil, notes: result?.notes ?? [], metrics: result?.metrics ?? [:],
+            iterationsRun: run.result?.iterationsRun ?? run.lastIteration ?? 0,
+            detections: [], reports: run.reports, failures: Array(run.failures.prefix(20)),
+            hangPositions: [], harnessError: nil, notes: run.result?.notes ?? [], metrics: run.result?.metrics ?? [:],
             elapsedSeconds: child.elapsedSeconds, reproduce: reproduce, trace: nil)
-        let lastIteration = child.lastProgress?.iteration
-
-        let tsanExit = child.ending == .exited(TSanEnvironment.exitCode)
-        let tsanText = child.stderr.contains("WARNING: ThreadSanitizer:")
-        let crashLine = TSanReportParser.crashLine(in: child.stderr)
-        // TSan ended the child with an error of its own (no race report): a crash, said below.
-        let tsanFatal = reports.isEmpty && !tsanText && crashLine?.contains("ThreadSanitizer") == true
-        if !reports.isEmpty || (result?.tsanReports ?? 0) > 0 || ((tsanExit || tsanText) && !tsanFatal) {
-            let summary =
-                reports.first.map(ReportSummary.oneLine)
-                ?? ((result?.tsanReports ?? 0) > 0
-                    ? "ThreadSanitizer reported \(result?.tsanReports ?? 0) warning(s)"
-                    : "ThreadSanitizer found a problem (it ended the child with status \(TSanEnvironment.exitCode)) but its report could not be read")
-            let more = reports.count > 1 ? " (+\(reports.count - 1) more)" : ""
-            verdict.detections.append(
-                Detection(
-                    detector: .tsan, iteration: result?.firstTSanIteration ?? lastIteration,
-                    seconds: result?.firstTSanIteration == nil ? nil : result?.firstDetectionSeconds,
-                    summary: summary + more))
-        }
-        if let failure = failures.first {
-            let more = failures.count > 1 ? " (+\(failures.count - 1) more)" : ""
-            verdict.detections.append(
-                Detection(
-                    detector: .invariant, iteration: failure.iteration,
-                    seconds: result.flatMap {
-                        $0.firstFailureIteration == $0.firstTSanIteration || $0.firstTSanIteration == nil
-                            ? $0.firstDetectionSeconds : nil
-                    },
-                    summary: failure.message + " (\(failure.shortLocation))" + more))
-        }
-        let cause = CrashCause.find(in: child.stderr)
-        if let limit = child.limitReached {
-            // The child was held to its limits (ChildLimits, a flood of output): the code's
-            // doing, whatever else followed from it.
-            verdict.detections.append(
-                Detection(
-                    detector: .crash, iteration: lastIteration, seconds: child.elapsedSeconds,
-                    summary: limit))
-        }
-        switch child.ending {
-        case .exited(125) where child.results.isEmpty && child.stderr.contains(ChildGroup.joinFailed):
-            verdict.cannotJudge(.couldNotStart, ChildGroup.joinFailed + ": run it again")
-        case .signaled(SIGKILL) where child.limitReached != nil:
-            break
-        case .signaled(let signal):
-            if signal == SIGKILL {
-                verdict.interference =
-                    "the child was killed by a SIGKILL the harness did not send (the machine ran out of memory, or something else killed it)"
-            }
-            verdict.detections.append(
-                Detection(
-                    detector: .crash, iteration: lastIteration, seconds: child.elapsedSeconds,
-                    summary: "died on \(signalName(signal))"
-                        + (cause.map { ": \($0.summary)" } ?? crashLine.map { ": \($0)" } ?? "")))
-        case .killedAfterCrash:
-            verdict.detections.append(
-                Detection(
-                    detector: .crash, iteration: lastIteration, seconds: child.elapsedSeconds,
-                    summary: "crashed and did not exit (killed): "
-                        + (cause?.summary ?? crashLine ?? "crash marker on stderr")))
-        case .killedAfterStall:
-            verdict.hangPositions = child.lastProgress?.threads ?? []
-            verdict.detections.append(
-                Detection(
-                    detector: .hang, iteration: lastIteration, seconds: child.elapsedSeconds,
-                    summary: (child.stallReason.map { "\($0), killed by the watchdog; " }
-                        ?? "no progress, killed by the watchdog; ")
-                        + positions(verdict.hangPositions)
-                        + (child.threadsAtKill.map { "; at the kill: \($0)" } ?? "")))
-        case .killedBeforeStart:
-            verdict.cannotJudge(
-                .neverStarted,
-                "the child sent no sign of life for a minute of its own time and was killed before any lab code ran"
-                    + " (the machine is short of memory or disk, or the harness is broken): run it again")
-        case .failedToStart(let reason):
-            verdict.cannotJudge(.couldNotStart, "could not start the child process: \(reason)")
-        case .exited(let status):
-            if status == 2 && child.results.isEmpty {
-                let line = child.stderr.split(separator: "\n").last.map(String.init) ?? ""
-                verdict.cannotJudge(.rejectedArguments, "the child rejected its arguments: \(line)")
-            } else if result == nil && child.results.isEmpty, let cause {
-                // A deadly signal TSan caught and reported before ending the child.
-                verdict.detections.append(
-                    Detection(
-                        detector: .crash, iteration: lastIteration, seconds: child.elapsedSeconds,
-                        summary: cause.summary))
-            } else if result == nil && child.results.isEmpty, let fatal = crashLine, fatal.contains("ThreadSanitizer") {
-                // TSan itself ended the child (it could not allocate, it crashed): say so.
-                verdict.detections.append(
-                    Detection(
-                        detector: .crash, iteration: lastIteration, seconds: child.elapsedSeconds,
-                        summary: "ThreadSanitizer ended the child: "
-                            + fatal.replacingOccurrences(of: #"^==\d+==\s*"#, with: "", options: .regularExpression)))
-            } else if result == nil && child.results.isEmpty && (status == 0 || tsanExit) {
-                verdict.cannotJudge(
-                    .noResult,
-                    child.malformedLines.isEmpty
-                        ? "the child exited (status \(status)) without sending a result"
-                        : "the child sent a malformed result: \(child.malformedLines[0])")
-            } else if status != 0 && !tsanExit {
-                verdict.detections.append(
-                    Detection(
-                        detector: .crash, iteration: lastIteration, seconds: child.elapsedSeconds,
-                        summary: "exited with status \(status)" + (result == nil ? " before finishing" : "")
-                            + (crashLine.map { ": \($0)" } ?? "")))
-            }
-        }
-        if child.results.count > 1 {
-            // Lab code wrote a result line of its own: whatever else happened, never a pass.
-            verdict.markForged(
-                "the result channel carried \(child.results.count) result lines; the harness sends exactly one")
-        } else if child.linesAfterResult > 0 {
-            // Code that ran before the scenario (at load time, say) wrote a result; the harness's
-            // own never came (the child died first) or the lines after it are the run's.
-            verdict.markForged(
-                "a result line came before \(child.linesAfterResult) other channel line(s); the harness sends its result last"
-            )
-        } else if let result,
-            let problem = RunStory.problem(
-                with: result, plan: plan, announcedIterations: child.announcedIterations,
-                announcedPoints: child.announcedPoints)
-        {
-            // A result the parent did not see happen: written by lab code, not the harness.
-            verdict.markForged("the result line does not match the run the heartbeats showed: \(problem)")
-        } else if child.channelTruncated {
-            verdict.cannotJudge(
-                .channelOverflow, "the result channel was longer than the output limit, so it cannot be trusted")
-        } else if let result, !result.tsanEnabled, verdict.harnessError == nil {
-            verdict.cannotJudge(
-                .builtWithoutTSan,
-                "the child ran without ThreadSanitizer, so it cannot judge races: " + HarnessProblem.tsanAdvice)
-        }
-        if child.stderrTruncated { verdict.notes.append("stderr was longer than the output limit and was cut") }
-        if child.stdoutTruncated { verdict.notes.append("stdout was longer than the output limit and was cut") }
-        if child.leftoverProcesses > 0 {
-            verdict.notes.append("the child left \(child.leftoverProcesses) process(es) running; they were killed")
-            verdict.interference =
-                verdict.interference ?? "the child left \(child.leftoverProcesses) process(es) running"
-        }
+        for check in checks { check.judge(run, &verdict) }
         verdict.profile = RunProfile(child)
         return verdict
     }
 
+    /// Every concern a run is judged on, in order: its detections come in this order; how the
+    /// child ended (one check for each way) before whether its result can be trusted, whose
+    /// word is the last; then the notes.
+    static let checks: [any VerdictCheck] = [
+        ThreadSanitizerCheck(), InvariantCheck(), LimitCheck(), StartCheck(), SignalCheck(), WatchdogKillCheck(),
+        ExitStatusCheck(), ResultTrustCheck(), OutputCutCheck(), LeftoverProcessCheck()
+    ]
+
     /// Starts the harness error of a run whose channel carried a forged result.
     public static let forgedMarker = "forged result"
-
-    static func positions(_ threads: [ThreadPosition]) -> String {
-        guard !threads.isEmpty else { return "no checkpoint was ever reached" }
-        return "last seen: "
-            + threads.map { position in
-                let who = position.isMainThread ? "main thread" : "thread \(position.threadID)"
-                return
-                    "\(who) at \(position.checkpoint) #\(position.hit) (\(String(format: "%.1f", position.secondsAgo))s before the kill)"
-            }.joined(separator: "; ")
-    }
-
-    static func signalName(_ signal: Int32) -> String {
-        let names: [Int32: String] = [
-            4: "SIGILL", 5: "SIGTRAP", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE", 9: "SIGKILL", 11: "SIGSEGV"
-        ]
-        return names[signal] ?? "signal \(signal)"
-    }
 }
 
 extension RunVerdict {
