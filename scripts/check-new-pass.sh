@@ -11,6 +11,8 @@ scratch=.build/new-pass
 copy="$scratch/package"
 say() { printf '\n== %s\n' "$*"; }
 fail() { echo "check-new-pass: FAILED: $*" >&2; exit 1; }
+# The copy and its build (~200 MB) go when the check passes; a failed run's stay for a look.
+trap 'code=$?; if [ "$code" = 0 ]; then rm -rf "$scratch"; else echo "(the copy is kept in $scratch)"; fi' EXIT
 
 say "a copy of the package with a throwaway pass ($copy)"
 rm -rf "$copy" && mkdir -p "$copy"
