@@ -30,3 +30,15 @@ struct ExplorePass: ScenarioPass {
         schedule += points.enumerated().filter { shard?.includes($0.offset) ?? true }.map { .point($0.element) }
     }
 }
+
+extension ExplorePass {
+    /// One run walks every point (a second would replay the same points). Whole, it is the
+    /// longest child there is, so it starts right after scripted; split, its shards are many
+    /// short children that start last and fill the gaps.
+    static let policy = PassPolicy(
+        defaultIterations: 41, seedOffset: 500, gradeRuns: 1, gradePoints: 3, isSystematic: true,
+        isCalibrated: false, storyMode: .scripted, startOrder: 1, shardedStartOrder: 3, showsBroken: false,
+        howItTries: "that pause moved to every other checkpoint arrival in turn",
+        helpText: "moves that pause to every other checkpoint arrival in turn",
+        makePass: { ExplorePass(plan: $0) })
+}

@@ -45,8 +45,17 @@ public enum RunMode: String, Codable, CodingKeyRepresentable, Sendable, CaseIter
     case explore
     /// Checkpoints become seeded random delays and actions come at random moments.
     case stress
-    // What each pass is outside the child (seed range, how its runs are planned, checked and
-    // described) is in RunModeTraits.swift; inside the child, its ScenarioPass.
+
+    /// Everything about the pass, declared in its own file with its behaviour in the child; what
+    /// the harness derives from it is in RunModeTraits.swift. A new pass is a case above, its
+    /// line here (the compiler asks for it), and its file.
+    public var policy: PassPolicy {
+        switch self {
+        case .scripted: ScriptedPass.policy
+        case .explore: ExplorePass.policy
+        case .stress: StressPass.policy
+        }
+    }
 }
 
 /// Everything about a lab that is not code: shown by `racelab list`, used by reports. The parent
@@ -77,7 +86,7 @@ public struct LabInfo: Codable, Sendable, Equatable {
         bug: String,
         invariants: [String],
         expectedDetectors: [Detector],
-        defaultIterations: [RunMode: Int] = [.scripted: 3, .explore: 41, .stress: 200],
+        defaultIterations: [RunMode: Int] = [:],
         watchdogSeconds: Double = 10,
         scenarioFile: StaticString = #filePath
     ) {
@@ -87,8 +96,8 @@ public struct LabInfo: Codable, Sendable, Equatable {
         self.bug = bug
         self.invariants = invariants
         self.expectedDetectors = expectedDetectors
-        // A lab that sets only some modes keeps the defaults of the others.
-        self.defaultIterations = [RunMode.scripted: 3, .explore: 41, .stress: 200].merging(defaultIterations) { $1 }
+        // A lab that sets only some modes keeps the passes' defaults for the others.
+        self.defaultIterations = RunMode.table(\.defaultIterations).merging(defaultIterations) { $1 }
         self.watchdogSeconds = watchdogSeconds
         self.folder = URL(fileURLWithPath: "\(scenarioFile)").deletingLastPathComponent()
     }

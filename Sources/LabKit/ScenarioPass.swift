@@ -2,8 +2,8 @@ import CRaceLabSupport
 
 /// How a run chooses its iterations and what it arms around each: the scripted story
 /// (`ScriptedPass`), every single-preemption point of it (`ExplorePass`), or seeded random
-/// timing (`StressPass`). A new kind of pass is one new type; `ScenarioDriver.run` is the same
-/// loop for all.
+/// timing (`StressPass`). A new kind of pass is one new type, with its `PassPolicy` in its file;
+/// `ScenarioDriver.run` is the same loop for all.
 protocol ScenarioPass {
     /// The iterations known so far, in order; a pass may learn more as it goes (explore's survey).
     var schedule: [ScenarioRun.Exploration?] { get }
@@ -28,12 +28,6 @@ extension ScenarioPass {
 }
 
 extension ScenarioPlan {
-    /// The pass this plan's mode names: the one place a run mode is turned into behaviour.
-    func makePass() -> any ScenarioPass {
-        switch mode {
-        case .scripted: ScriptedPass(iterations: iterations)
-        case .explore: ExplorePass(plan: self)
-        case .stress: StressPass(iterations: iterations, seed: seed)
-        }
-    }
+    /// The pass this plan's mode names (its `PassPolicy` says how to make it).
+    func makePass() -> any ScenarioPass { mode.policy.makePass(self) }
 }

@@ -48,3 +48,14 @@ struct StressPass: ScenarioPass {
         preempting = false
     }
 }
+
+extension StressPass {
+    /// Its length is the lab's calibration's (`StressPlan`), over `gradeRuns` children: more,
+    /// shorter runs of the same total side by side, as iterations are independent trials (only
+    /// the total decides the chance) and four children finish sooner than two.
+    static let policy = PassPolicy(
+        defaultIterations: 200, seedOffset: 1000, gradeRuns: 4, gradePoints: 3, isSystematic: false,
+        isCalibrated: true, storyMode: .stress, startOrder: 2, shardedStartOrder: 2, showsBroken: false,
+        howItTries: "random timing", helpText: "uses seeded random delays and preemption",
+        makePass: { StressPass(iterations: $0.iterations, seed: $0.seed) })
+}

@@ -185,7 +185,7 @@ public enum ClassShardMerge {
         guard policy.partialCredit == other.partialCredit else {
             return policy.partialCredit ? "partial credit" : "all or nothing"
         }
-        return "\(policy.scriptedRuns)/\(policy.exploreRuns)/\(policy.stressRuns) runs, "
+        return Grader.passes.map { String(policy.runs(for: $0)) }.joined(separator: "/") + " runs, "
             + "\(Grader.points(policy.pointsPerLab)) points, stress target \(policy.target)"
     }
 

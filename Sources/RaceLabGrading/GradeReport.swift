@@ -8,24 +8,19 @@ import TSanReports
 /// One verdict per lab: a bug seen in any pass means the lab is not fixed, and it scores 0.
 /// Partial credit (each clean pass its own points) is an instructor's explicit choice
 /// (`--partial-credit`), and the report then says so.
-public struct GradingPolicy: Codable, Sendable, Equatable {
-    /// Scripted pass: child processes, each with the lab's scripted iterations (the story).
-    public var scriptedRuns = 3
-    /// Explore pass: child processes, each exploring the story's single-preemption points.
-    public var exploreRuns = 1
-    /// Stress pass: child processes, each with `StressPlan.iterationsPerRun` iterations. More,
-    /// shorter runs of the same total side by side: iterations are independent trials, so only
-    /// the total decides the chance, and four children finish sooner than two.
-    public var stressRuns = 4
+public struct GradingPolicy: Sendable, Equatable {
+    /// Each pass's child processes (`PassPolicy.gradeRuns`): the scripted pass's each play the
+    /// lab's scripted iterations, the explore pass's each explore every single-preemption point,
+    /// the stress pass's each play `StressPlan.iterationsPerRun` iterations.
+    public var passRuns: [RunMode: Int] = RunMode.table(\.gradeRuns)
+    /// What each clean pass scores (`PassPolicy.gradePoints`).
+    public var passPoints: [RunMode: Double] = RunMode.table(\.gradePoints)
     /// The stress pass's total is at least this many times the lab's default iterations.
     public var stressFloorRuns = 2
     /// ...and never below this many in all: some wrong fixes are caught only by a hold that lands
     /// in their window (a few iterations in ten) or a rare interleaving, whatever a lab's default
     /// (which `make run` soaks, and may keep low for speed).
     public var stressFloorIterations = 200
-    public var scriptedPoints = 4.0
-    public var explorePoints = 3.0
-    public var stressPoints = 3.0
     /// Award each clean pass its points even when another pass caught the bug.
     public var partialCredit = false
     /// The largest acceptable chance that an unfixed exercise passes the stress pass.
@@ -35,27 +30,17 @@ public struct GradingPolicy: Codable, Sendable, Equatable {
 
     public init() {}
 
-    public var pointsPerLab: Double { scriptedPoints + explorePoints + stressPoints }
+    public var pointsPerLab: Double { Grader.passes.map(points(for:)).reduce(0, +) }
 
-    /// The child processes that grade one lab when the jobs allow them all at once (the explore
+    /// The child processes that grade one lab when the jobs allow them all at once (a systematic
     /// run split into its most shards).
-    public var childrenPerLab: Int { scriptedRuns + stressRuns + exploreRuns * LabRunner.maxExploreShards }
-
-    public func points(for mode: RunMode) -> Double {
-        switch mode {
-        case .scripted: scriptedPoints
-        case .explore: explorePoints
-        case .stress: stressPoints
-        }
+    public var childrenPerLab: Int {
+        Grader.passes.map { runs(for: $0) * ($0.isSystematic ? LabRunner.maxExploreShards : 1) }.reduce(0, +)
     }
 
-    public func runs(for mode: RunMode) -> Int {
-        switch mode {
-        case .scripted: scriptedRuns
-        case .explore: exploreRuns
-        case .stress: stressRuns
-        }
-    }
+    public func points(for mode: RunMode) -> Double { passPoints[mode] ?? 0 }
+
+    public func runs(for mode: RunMode) -> Int { passRuns[mode] ?? 0 }
 
     /// A pass's runs in a grade: the lab's calibrated plan's for a calibrated pass (stress), the
     /// policy's own count otherwise.
@@ -94,7 +79,7 @@ public struct StressPlan: Codable, Sendable, Equatable {
         _ lab: Lab, calibration: StressCalibration?, policy: GradingPolicy, calibratedNow: Bool = false
     ) -> StressPlan {
         let labDefault = lab.info.defaultIterations[.stress] ?? 200
-        let runs = max(policy.stressRuns, 1)
+        let runs = max(policy.runs(for: .stress), 1)
         let floor = max(labDefault * max(policy.stressFloorRuns, 1), policy.stressFloorIterations)
         let floorPerRun = (floor + runs - 1) / runs
         guard let calibration else {
@@ -146,7 +131,7 @@ public struct GradeProblem: Codable, Sendable, Equatable {
     public var point: String? = nil
 }
 
-/// The scripted or the stress pass of one lab's exercise.
+/// One pass of one lab's exercise.
 public struct PassGrade: Codable, Sendable, Equatable {
     public enum Status: String, Codable, Sendable {
         case passed, failed

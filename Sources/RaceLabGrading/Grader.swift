@@ -3,9 +3,10 @@ import LabKit
 import RaceLabHarness
 import TSanReports
 
-/// Grades exercise variants: per lab a scripted pass (the bad interleaving forced at the lab's
-/// checkpoints) and a stress pass (random timing, as many iterations as the calibration says
-/// an unfixed exercise cannot survive). A pass scores its points only when every run is clean.
+/// Grades exercise variants: per lab every pass (`passes`: the bad interleaving forced at the
+/// lab's checkpoints, every single-preemption point of it, and random timing for as many
+/// iterations as the calibration says an unfixed exercise cannot survive). A pass scores its
+/// points only when every run is clean.
 /// `racelab check` (one lab, for the student) and `racelab grade` (for the record) share it.
 public struct Grader {
     /// The lab program the children run; nil for a grader that only records grades decided
@@ -80,9 +81,10 @@ public struct Grader {
         return (StressPlan.make(lab, calibration: measured, policy: policy, calibratedNow: measured != nil), measured)
     }
 
-    /// The passes of a grade, in order: the story, every single-preemption point of it, random
-    /// timing. A fix that is safe only where the story pauses fails the second deterministically.
-    public static let passes: [RunMode] = [.scripted, .explore, .stress]
+    /// The passes of a grade, in order: every pass (the story, every single-preemption point of
+    /// it, random timing). A fix that is safe only where the story pauses fails the second
+    /// deterministically.
+    public static let passes: [RunMode] = RunMode.allCases
 
     /// Every pass of one lab's exercise (`variant`: another variant stands in, in tests).
     public func grade(

@@ -13,7 +13,7 @@ public enum StudentFeedback {
         var out: [String] = []
         out.append("Checking \(grade.lab): \(grade.title)")
         out.append(
-            "Your file: \(grade.exerciseFile). The grader's own scripted, explore and stress passes, base seed \(seed)."
+            "Your file: \(grade.exerciseFile). The grader's own \(passNames) passes, base seed \(seed)."
         )
         for warning in warnings { out.append("warning: \(warning)") }
         out.append("")
@@ -61,6 +61,12 @@ public enum StudentFeedback {
             }
         }
         return out.joined(separator: "\n")
+    }
+
+    /// The grader's passes in words: "scripted, explore and stress".
+    static var passNames: String {
+        let names = Grader.passes.map(\.rawValue)
+        return names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names.last!
     }
 
     /// The verdict line of a pass: plain where every check of the grader's ran; provisional

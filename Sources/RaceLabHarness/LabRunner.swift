@@ -43,10 +43,11 @@ public struct RunSettings: Sendable {
 /// Runs lab variants in child processes and judges them.
 public enum LabRunner {
     /// The modes a variant is run in when none is asked for: broken variants are shown in the
-    /// scripted demo; fixed variants and exercises must survive the scripted interleaving, every
-    /// single-preemption point of it, and the stress soak.
+    /// passes that demonstrate them (`PassPolicy.showsBroken`: the scripted demo); fixed variants
+    /// and exercises must survive every pass.
     public static func defaultModes(for kind: VariantKind) -> [RunMode] {
-        kind == .broken ? [.scripted] : [.scripted, .explore, .stress]  // corpus fixes: as an exercise
+        // Corpus fixes: as an exercise.
+        kind == .broken ? RunMode.allCases.filter(\.policy.showsBroken) : RunMode.allCases
     }
 
     /// The rows of `racelab run`: `settings.runs` children per variant and mode, except explore

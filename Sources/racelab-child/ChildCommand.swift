@@ -15,7 +15,7 @@ struct ChildCommand {
         program: "racelab-child", name: "run", arguments: "<lab>", positionals: 1...1,
         summary: "run one lab variant in one mode (racelab starts it; not for people)",
         options: [
-            .value("variant", "NAME", "the variant"), .value("mode", "scripted|explore|stress", "the pass"),
+            .value("variant", "NAME", "the variant"), .value("mode", RunMode.choices, "the pass"),
             .value("iterations", "N", "iterations"), .value("seed", "S", "the run's seed"),
             .value("point", "P:K", "explore only this point"), .value("shard", "I/N", "explore only this share"),
             .value("trace-file", "F", "write the interleaving there")

@@ -1,3 +1,4 @@
+import LabKit
 import RaceLabGrading
 import RaceLabHarness
 
@@ -163,16 +164,21 @@ extension RaceLabCommandLine {
         name: "hint", arguments: "<lab>", positionals: 1...1, summary: "the lesson's hints, one more each time",
         options: [.flag("reset", "start the hints again from the first")])
 
+    /// `--mode`'s help: what each pass does (`PassPolicy.helpText`), then which a variant gets
+    /// when no mode is asked for (`LabRunner.defaultModes`).
+    static var modeHelp: String {
+        let each = RunMode.allCases.map { "\($0.rawValue) \($0.policy.helpText)" }.joined(separator: "; ")
+        let demo = LabRunner.defaultModes(for: .broken).map(\.rawValue).joined(separator: " and ")
+        return "\(each) (default: broken \(demo); fixed and exercise every mode)"
+    }
+
     static let runSpec = CommandSpec(
         name: "run", arguments: "[<lab>]", positionals: 0...1,
         summary: "run one lab (its broken and fixed variants by default), or every lab as one table",
         options: [
             .flag("all", "every lab, one table (instead of <lab>)"),
             .value("variant", "broken|fixed|exercise|all|NAME", "which variants (default: broken and fixed)"),
-            .value(
-                "mode", "scripted|explore|stress",
-                "scripted forces the story's bad interleaving at its checkpoints; explore moves that pause to every other checkpoint arrival in turn; stress uses seeded random delays and preemption (default: broken scripted; fixed and exercise all three)"
-            ),
+            .value("mode", RunMode.choices, modeHelp),
             .value("point", "P:K", "explore only pause P moved to arrival K (a point a failure reported)"),
             .value("iterations", "N", "iterations per run (default: the lab's, per mode)"),
             .value("runs", "N", "child processes per variant and mode (default 1)"),
