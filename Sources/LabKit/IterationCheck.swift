@@ -39,6 +39,17 @@ struct ViewReleaseRule: IterationCheck {
     static let releaseWait = 30.0
     let strict: Bool
 
+    /// Whether a screen released off the main thread fails a run of this kind of variant (true)
+    /// or is only a note. Broken variants are judged on their own bug; reference fixes always
+    /// keep the rule; exercises and corpus fixes keep it from the off-main-dealloc lab on.
+    static func holds(_ kind: VariantKind?, exerciseKeepsIt: Bool) -> Bool {
+        switch kind {
+        case .fixed: true
+        case .exercise, .validFix, .wrongFix: exerciseKeepsIt
+        case .broken, nil: false
+        }
+    }
+
     func judge(_ run: ScenarioRun) -> IterationFindings {
         let releases = ScreenLifetimes.shared.awaitReleases(of: Int64(run.iteration), timeout: Self.releaseWait)
         // A screen that died off main takes its label and spinner with it: one report, not three.

@@ -110,17 +110,6 @@ public struct ScenarioOutcome: Codable, Sendable, Equatable {
 /// the plan's pass (`ScenarioPass`) says which iterations and what is armed around each; the
 /// checks (`IterationCheck`) judge each; `OutcomeTally` adds them up.
 public enum ScenarioDriver {
-    /// Whether a screen released off the main thread fails a run of this kind of variant (true)
-    /// or is only a note. Broken variants are judged on their own bug; reference fixes always
-    /// keep the rule; exercises and corpus fixes keep it from the off-main-dealloc lab on.
-    public static func holdsToViewRelease(_ kind: VariantKind?, exerciseKeepsIt: Bool) -> Bool {
-        switch kind {
-        case .fixed: true
-        case .exercise, .validFix, .wrongFix: exerciseKeepsIt
-        case .broken, nil: false
-        }
-    }
-
     /// `onIteration` hears each iteration as it starts (with its exploration point, if any);
     /// `onFailure` hears of each invariant failure of `play` as soon as it is recorded.
     @_spi(LabAuthoring) public static func run(
@@ -129,14 +118,12 @@ public enum ScenarioDriver {
     ) -> ScenarioOutcome {
         precondition(Thread.isMainThread, "scenarios drive the UI: run them on the main thread")
         let meter = StoryProfile.Meter()
-        rl_quiet_begin_story()
-        _ = MainThreadChecker.shared.drain()
-        _ = MissingCheck.drain()
+        StoryScope.beginRun()
         var tally = OutcomeTally()
         var pass = plan.makePass()
-        let strict = holdsToViewRelease(
-            lab.variant(named: plan.variant)?.kind, exerciseKeepsIt: lab.exerciseKeepsViewReleaseOnMain)
-        let checks: [any IterationCheck] = [StoryInvariants(), MainThreadRule(), ViewReleaseRule(strict: strict)]
+        let rules = StoryRules(lab: lab, variant: plan.variant)
+        let holds = StoryScope.Holds(
+            threadEnds: pass.holdsThreadEnds, strongReferences: pass.holdsThreadEnds && rules.keepsViewRelease)
         pass.begin()
         var index = 0
         while index < pass.schedule.count {
@@ -145,19 +132,11 @@ public enum ScenarioDriver {
                 mode: plan.mode, iteration: iteration, seed: SeededRandom.hash(plan.seed, UInt64(iteration)),
                 exploration: pass.schedule[index], onFailure: onFailure)
             onIteration(iteration, run.exploration?.point)
-            Checkpoint.reset()
-            OperationWakeups.beginStory()
-            rl_trace_begin_iteration(Int64(iteration))
-            pass.beforeStory(run)
-            ScreenLifetimes.shared.beginIteration(Int64(iteration))
-            // A lab thread that takes a strong reference to a controller waits with it until the
-            // user's next action too, where the rule is kept (StoryHolds.c).
-            rl_story_holds_begin(pass.holdsThreadEnds ? 1 : 0, pass.holdsThreadEnds && strict ? 1 : 0)
-            if pass.holdsThreadEnds { MissingCheck.record(.threadEndHold) }
+            let scope = StoryScope(iteration: iteration, holds: holds) { pass.beforeStory(run) }
             lab.play(variant: plan.variant, in: run)
-            rl_story_holds_over()
+            scope.end()
             pass.afterStory(run)
-            let detected = tally.add(run, findings: checks.map { $0.judge(run) })
+            let detected = tally.add(run, findings: rules.checks.map { $0.judge(run) })
             if detected && plan.stopAtFirstDetection { break }
             index += 1
         }

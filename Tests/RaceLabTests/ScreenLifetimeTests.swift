@@ -172,11 +172,11 @@ final class ScreenLifetimeTests: XCTestCase {
                 $0.message.hasSuffix("(a view must die on the main thread: the off-main-dealloc lab)")
             }, "\(taught.failures)")
         XCTAssertFalse(
-            ScenarioDriver.holdsToViewRelease(.broken, exerciseKeepsIt: true),
+            ViewReleaseRule.holds(.broken, exerciseKeepsIt: true),
             "a broken variant is judged on its own bug")
         XCTAssertTrue(
-            ScenarioDriver.holdsToViewRelease(.validFix, exerciseKeepsIt: true), "the corpus stands for exercises")
-        XCTAssertTrue(ScenarioDriver.holdsToViewRelease(.fixed, exerciseKeepsIt: false))
+            ViewReleaseRule.holds(.validFix, exerciseKeepsIt: true), "the corpus stands for exercises")
+        XCTAssertTrue(ViewReleaseRule.holds(.fixed, exerciseKeepsIt: false))
     }
 
     func testWithoutATeachingLabNoExerciseIsHeldToTheRule() {
