@@ -40,7 +40,11 @@ struct RunEvidence {
         tsanExit = child.ending == .exited(TSanEnvironment.exitCode)
         tsanText = child.stderr.contains("WARNING: ThreadSanitizer:")
         crashLine = TSanReportParser.crashLine(in: child.stderr)
-        tsanFatal = reports.isEmpty && !tsanText && crashLine?.contains("ThreadSanitizer") == true
+        // TSan's own end (a fatal error of its runtime, or its memory limit), not a report.
+        tsanFatal =
+            reports.isEmpty && !tsanText
+            && (crashLine?.contains("ThreadSanitizer") == true
+                || child.stderr.contains(TSanEnvironment.memoryLimitLine))
         cause = CrashCause.find(in: child.stderr)
     }
 

@@ -97,6 +97,17 @@ final class VerdictBranchTests: XCTestCase {
         XCTAssertNil(judged.harnessError)
     }
 
+    /// ThreadSanitizer's memory limit ends a child with TSan's exit status: the limit is the
+    /// verdict, not a race.
+    func testThreadSanitizersMemoryLimitIsTheLimitNotARace() {
+        var limited = child(
+            .exited(TSanEnvironment.exitCode),
+            stderr: "==12==\(TSanEnvironment.memoryLimitLine) (1024Mb vs 1100Mb)\n==12==Process memory map follows:\n",
+            iteration: 1)
+        limited.limitReached = ChildLimits.memoryReason(endedBy: "ThreadSanitizer")
+        XCTAssertEqual(summaries(verdict(limited)), [ChildLimits.memoryReason(endedBy: "ThreadSanitizer")])
+    }
+
     func testASIGKILLNobodySentIsACrashAndInterference() {
         let killed = verdict(child(.signaled(SIGKILL)))
         XCTAssertEqual(summaries(killed), ["died on SIGKILL"])
