@@ -83,6 +83,31 @@ public enum CorpusStability {
         }
     }
 
+    /// Every condition of `grid` graded by `grade`, loads outer: each load's busy loops
+    /// (`BusyLoad`) started once, before `onLoad` hears it, and stopped after its last seed;
+    /// `onRun` hears each condition's grades, timed, as they come. Throws the one-line reason
+    /// when a busy loop cannot be started.
+    public static func run(
+        _ grid: Grid, onLoad: (Int) -> Void = { _ in }, grade: (Condition) -> [CorpusBenchmark.Entry],
+        onRun: (Run) -> Void = { _ in }
+    ) throws(UsageError) -> [Run] {
+        var runs: [Run] = []
+        for load in grid.loads {
+            let busy = try BusyLoad(count: load)
+            defer { busy.stop() }
+            onLoad(load)
+            for seed in grid.seeds {
+                let condition = Condition(seed: seed, load: load)
+                let started = Date()
+                let entries = grade(condition)
+                let run = Run(condition: condition, entries: entries, seconds: Date().timeIntervalSince(started))
+                runs.append(run)
+                onRun(run)
+            }
+        }
+        return runs
+    }
+
     /// One file's verdict under one condition.
     public struct Verdict: Codable, Sendable, Equatable {
         public var seed: UInt64
