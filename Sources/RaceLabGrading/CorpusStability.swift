@@ -44,9 +44,9 @@ public enum CorpusStability {
         /// a bad value is a one-line `UsageError` saying what is valid (exit status 2).
         /// `randomSeed`: the base when `--seed` is not given.
         public init(_ arguments: ParsedArguments, randomSeed: @autoclosure () -> UInt64) throws(UsageError) {
-            let count = try arguments.int("seeds", in: CorpusStability.seedsRange) ?? 1
-            let loads = try CorpusStability.loads(arguments.string("load")) ?? [0]
-            self.init(base: try arguments.uint64("seed") ?? randomSeed(), seeds: count, loads: loads)
+            let count = try arguments[CorpusStability.seedsOption] ?? 1
+            let loads = try arguments[CorpusStability.loadOption] ?? [0]
+            self.init(base: try arguments[CommonOptions.seed] ?? randomSeed(), seeds: count, loads: loads)
         }
 
         public var conditions: [Condition] { loads.flatMap { load in seeds.map { Condition(seed: $0, load: load) } } }
@@ -54,9 +54,19 @@ public enum CorpusStability {
         public var isGrid: Bool { conditions.count > 1 }
     }
 
-    /// `--load`: one whole number of busy loops, or a comma-separated list ("0,3"); nil when not given.
-    public static func loads(_ text: String?) throws(UsageError) -> [Int]? {
-        guard let text else { return nil }
+    /// `--seeds K` of `racelab bench` (`bench stress` takes it too: K series of runs).
+    public static let seedsOption = Option.number(
+        "seeds", "K", "corpus: under K base seeds (S, S+10000, S+20000...); stress: K series of runs (default 3)",
+        in: seedsRange)
+
+    /// `--load N[,M...]` of `racelab bench corpus`.
+    public static let loadOption = Option(
+        "load", "N[,M...]",
+        "corpus: beside N busy-loop processes; several: each in turn, then the files whose verdict flips",
+        parse: loads)
+
+    /// `--load`: one whole number of busy loops, or a comma-separated list ("0,3").
+    static func loads(_ text: String) throws(UsageError) -> [Int] {
         let problem = UsageError(
             "--load must be a whole number of busy loops from \(loadRange.lowerBound) to \(loadRange.upperBound), "
                 + "or a comma-separated list of them, each once (e.g. --load 0,3), not '\(text)'")
@@ -81,6 +91,31 @@ public enum CorpusStability {
             self.entries = entries
             self.seconds = seconds
         }
+    }
+
+    /// Every condition of `grid` graded by `grade`, loads outer: each load's busy loops
+    /// (`BusyLoad`) started once, before `onLoad` hears it, and stopped after its last seed;
+    /// `onRun` hears each condition's grades, timed, as they come. Throws the one-line reason
+    /// when a busy loop cannot be started.
+    public static func run(
+        _ grid: Grid, onLoad: (Int) -> Void = { _ in }, grade: (Condition) -> [CorpusBenchmark.Entry],
+        onRun: (Run) -> Void = { _ in }
+    ) throws(UsageError) -> [Run] {
+        var runs: [Run] = []
+        for load in grid.loads {
+            let busy = try BusyLoad(count: load)
+            defer { busy.stop() }
+            onLoad(load)
+            for seed in grid.seeds {
+                let condition = Condition(seed: seed, load: load)
+                let started = Date()
+                let entries = grade(condition)
+                let run = Run(condition: condition, entries: entries, seconds: Date().timeIntervalSince(started))
+                runs.append(run)
+                onRun(run)
+            }
+        }
+        return runs
     }
 
     /// One file's verdict under one condition.

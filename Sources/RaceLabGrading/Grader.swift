@@ -147,6 +147,20 @@ public struct Grader {
         -> LabGrade
     { ungraded.rejected(lab, variant: variant, stress: stress, violations: violations) }
 
+    /// Every lab of `labs` with `violations` (`ExerciseChecks.rejections`), scored zero without
+    /// running, by lab id: `report`'s `preset`. A lab without an exercise is left to `report`.
+    public func rejectedGrades(of labs: [Lab], violations: [String: [PolicyViolation]], calibrations: CalibrationFile?)
+        -> [String: LabGrade]
+    {
+        var grades: [String: LabGrade] = [:]
+        for lab in labs {
+            guard let found = violations[lab.id], let variant = Self.exercise(of: lab) else { continue }
+            let plan = StressPlan.make(lab, calibration: calibrations?.current(for: lab), policy: policy)
+            grades[lab.id] = rejected(lab, variant: variant, stress: plan, violations: found)
+        }
+        return grades
+    }
+
     // MARK: Judging
 
     /// Whatever the variant's kind (a stand-in broken or fixed variant in tests), a pass demands

@@ -120,6 +120,10 @@ public struct CalibrationFile: Codable, Sendable {
         return labs.first { $0.lab == lab.id && (digest == nil || $0.sourceDigest == digest) }
     }
 
+    /// The ids of those of `labs` this file has no current calibration for (grading measures
+    /// each of them again every time).
+    public func uncalibrated(_ labs: [Lab]) -> [String] { labs.filter { current(for: $0) == nil }.map(\.id) }
+
     /// This file with `calibration` added or replaced.
     public func replacing(_ calibration: StressCalibration) -> CalibrationFile {
         CalibrationFile(labs: labs.filter { $0.lab != calibration.lab } + [calibration])

@@ -8,7 +8,8 @@ public struct UsageError: Error, Equatable, CustomStringConvertible {
 }
 
 /// One option of a command, declared once: the parser, the usage line, the help and the
-/// "valid:" list of an error all come from it.
+/// "valid:" list of an error all come from it. A command declares it through the symbol it
+/// reads it with, a `Flag` or an `Option` (TypedOptions.swift).
 public struct OptionSpec: Sendable {
     public let name: String
     /// What its value looks like ("N", "a,b", "FILE"); nil for a flag.
@@ -56,6 +57,16 @@ public struct CommandSpec: Sendable {
         self.details = details
     }
 
+    /// A command whose options are typed symbols (`Flag`, `Option`): the symbols it reads them with.
+    public init(
+        program: String = "racelab", name: String, arguments: String = "", positionals: ClosedRange<Int> = 0...0,
+        summary: String, options: [any DeclaredOption], details: String = ""
+    ) {
+        self.init(
+            program: program, name: name, arguments: arguments, positionals: positionals, summary: summary,
+            options: options.map(\.declaration), details: details)
+    }
+
     public var valueOptions: [String] { options.filter { $0.value != nil }.map(\.name) }
     public var flags: [String] { options.filter { $0.value == nil }.map(\.name) }
 
@@ -93,12 +104,14 @@ public struct CommandSpec: Sendable {
 }
 
 /// A parsed command line: `--name value`, `--name=value`, `--flag`, and positionals.
-/// Small on purpose (no package dependencies); typed accessors validate and explain.
+/// Small on purpose (no package dependencies). Options are read by their symbols
+/// (`arguments[RunCommand.runs]`, TypedOptions.swift), which validate and explain.
 public struct ParsedArguments: Sendable {
     public let spec: CommandSpec
     public private(set) var positionals: [String] = []
-    public private(set) var values: [String: String] = [:]
-    public private(set) var flags: Set<String> = []
+    /// By option name; read through the options' symbols, never by a name spelt out.
+    private(set) var values: [String: String] = [:]
+    private(set) var flags: Set<String> = []
 
     public init(_ arguments: [String], spec: CommandSpec) throws(UsageError) {
         self.spec = spec
@@ -150,45 +163,5 @@ public struct ParsedArguments: Sendable {
     private var validOptions: String {
         let all = spec.options.map { "--\($0.name)" }
         return all.isEmpty ? "none" : all.joined(separator: ", ")
-    }
-
-    public func has(_ flag: String) -> Bool { flags.contains(flag) }
-    public func string(_ name: String) -> String? { values[name] }
-
-    /// A whole number within `range`, or nil when the option was not given.
-    public func int(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
-        guard let text = values[name] else { return nil }
-        guard let value = Int(text), range.contains(value) else {
-            throw UsageError(
-                "--\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
-        }
-        return value
-    }
-
-    public func uint64(_ name: String) throws(UsageError) -> UInt64? {
-        guard let text = values[name] else { return nil }
-        guard let value = UInt64(text) else {
-            throw UsageError("--\(name) must be a whole number from 0 to \(UInt64.max), not '\(text)'")
-        }
-        return value
-    }
-
-    public func double(_ name: String, in range: ClosedRange<Double>) throws(UsageError) -> Double? {
-        guard let text = values[name] else { return nil }
-        guard let value = Double(text), range.contains(value) else {
-            throw UsageError(
-                "--\(name) must be a number of seconds from \(Int(range.lowerBound)) to \(Int(range.upperBound)), not '\(text)'"
-            )
-        }
-        return value
-    }
-
-    /// One of `choices`, or nil when the option was not given.
-    public func choice(_ name: String, from choices: [String]) throws(UsageError) -> String? {
-        guard let text = values[name] else { return nil }
-        guard choices.contains(text) else {
-            throw UsageError("--\(name) must be one of \(choices.joined(separator: ", ")), not '\(text)'")
-        }
-        return text
     }
 }

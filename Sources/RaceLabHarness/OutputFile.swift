@@ -39,6 +39,15 @@ public enum OutputFile {
         return access(parent.path, W_OK) == 0 ? nil : "its parent folder '\(parent.path)' is not writable"
     }
 
+    /// Makes `folder` (its parents too) and proves a file can be written there, by writing one
+    /// and removing it: for a command that fills the folder only after long work.
+    public static func makeWritableFolder(_ folder: URL) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let probe = folder.appendingPathComponent(".racelab-write-check")
+        try Data().write(to: probe)
+        try FileManager.default.removeItem(at: probe)
+    }
+
     /// Writes `text` to `path` atomically.
     public static func write(_ text: String, to path: String) throws {
         try write(Data(text.utf8), to: path)

@@ -19,6 +19,15 @@ public struct ProgramStress: Sendable {
     /// thread leak, say, while looking for the crash.
     public var ignored: Set<String> = []
     public static let categories = ["report", "crash", "hang", "exit"]
+
+    /// `--ignore KINDS` of `racelab stress`: a comma-separated list of `categories` ("" is none).
+    public static func ignoredCategories(_ text: String) throws(UsageError) -> Set<String> {
+        let kinds = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        if let unknown = kinds.first(where: { !categories.contains($0) }) {
+            throw UsageError("--ignore takes a comma-separated list of report, crash, hang, exit, not '\(unknown)'")
+        }
+        return Set(kinds)
+    }
     public static let defaultTimeout = 10.0
     public var preload: URL
 

@@ -48,33 +48,22 @@ public struct ToolProcess: Sendable {
     /// Runs the tool; `onTick` hears the seconds so far, about every `tick` seconds.
     public func run(tick: Double = 0.02, onTick: (Double) -> Void = { _ in }) -> Result {
         let started = Date()
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
         // Its temporary files go into a folder of ours, removed after it (and on Ctrl-C): SwiftPM
         // leaves a `TemporaryDirectory.*` behind in TMPDIR for every build it runs.
         let scratch = try? RunFolder.privateFolder(named: "racelab-tool")
-        var environment = ProcessInfo.processInfo.environment.merging(self.environment) { $1 }
-        if let scratch { environment["TMPDIR"] = scratch.path }
-        process.environment = environment
         defer {
             if let scratch {
                 try? FileManager.default.removeItem(at: scratch)
                 Interruption.untrack(folder: scratch)
             }
         }
+        let process = makeProcess(temporaryFolder: scratch)
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
         process.standardInput = FileHandle.nullDevice
         let collected = CappedOutput(limit: outputLimit)
-        let reading = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            let handle = pipe.fileHandleForReading
-            while let chunk = try? handle.read(upToCount: 65_536), !chunk.isEmpty { collected.append(chunk) }
-            reading.signal()
-        }
+        let reading = collected.read(pipe)
         var launchError: Error?
         let pid = Interruption.tracking {
             do {
@@ -95,6 +84,32 @@ public struct ToolProcess: Sendable {
         if let oomScoreAdjust {
             try? Data(String(oomScoreAdjust).utf8).write(to: URL(fileURLWithPath: "/proc/\(pid)/oom_score_adj"))
         }
+        let timedOut = wait(for: process, pid: pid, since: started, tick: tick, onTick: onTick)
+        _ = reading.wait(timeout: .now() + 10)
+        let signalled = !timedOut && process.terminationReason == .uncaughtSignal
+        return Result(
+            status: timedOut ? -1 : process.terminationStatus, signal: signalled ? process.terminationStatus : nil,
+            output: collected.text, timedOut: timedOut, seconds: Date().timeIntervalSince(started))
+    }
+
+    /// The tool, set up to run with this process's environment and `environment` on top
+    /// (its temporary files in `temporaryFolder`, when there is one).
+    private func makeProcess(temporaryFolder: URL?) -> Process {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        var environment = ProcessInfo.processInfo.environment.merging(self.environment) { $1 }
+        if let temporaryFolder { environment["TMPDIR"] = temporaryFolder.path }
+        process.environment = environment
+        return process
+    }
+
+    /// Waits for the tool to end, or kills it (its whole process group) at the deadline;
+    /// true when it was killed.
+    private func wait(for process: Process, pid: pid_t, since started: Date, tick: Double, onTick: (Double) -> Void)
+        -> Bool
+    {
         var timedOut = false
         while process.isRunning {
             let elapsed = Date().timeIntervalSince(started)
@@ -108,11 +123,7 @@ public struct ToolProcess: Sendable {
             usleep(useconds_t(tick * 1_000_000))
         }
         process.waitUntilExit()
-        _ = reading.wait(timeout: .now() + 10)
-        let signalled = !timedOut && process.terminationReason == .uncaughtSignal
-        return Result(
-            status: timedOut ? -1 : process.terminationStatus, signal: signalled ? process.terminationStatus : nil,
-            output: collected.text, timedOut: timedOut, seconds: Date().timeIntervalSince(started))
+        return timedOut
     }
 }
 
@@ -123,6 +134,18 @@ private final class CappedOutput: @unchecked Sendable {
     private let limit: Int
 
     init(limit: Int) { self.limit = limit }
+
+    /// Reads `pipe` on a thread of its own until it closes (a full pipe would stop the tool);
+    /// the semaphore is signalled then.
+    func read(_ pipe: Pipe) -> DispatchSemaphore {
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let handle = pipe.fileHandleForReading
+            while let chunk = try? handle.read(upToCount: 65_536), !chunk.isEmpty { self.append(chunk) }
+            done.signal()
+        }
+        return done
+    }
 
     func append(_ chunk: Data) {
         lock.withLock { if data.count < limit { data.append(chunk.prefix(limit - data.count)) } }

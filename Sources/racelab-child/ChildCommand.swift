@@ -11,20 +11,34 @@ import RaceLabHarness
 struct ChildCommand {
     let labs: PlayableLabRegistry
 
-    static let runSpec = CommandSpec(
-        program: "racelab-child", name: "run", arguments: "<lab>", positionals: 1...1,
-        summary: "run one lab variant in one mode (racelab starts it; not for people)",
-        options: [
-            .value("variant", "NAME", "the variant"), .value("mode", RunMode.choices, "the pass"),
-            .value("iterations", "N", "iterations"), .value("seed", "S", "the run's seed"),
-            .value("point", "P:K", "explore only this point"), .value("shard", "I/N", "explore only this share"),
-            .value("trace-file", "F", "write the interleaving there")
-        ])
+    /// `racelab-child run`'s options, each read by its symbol.
+    enum Run {
+        static let variant = Option.text("variant", "NAME", "the variant")
+        static let mode = Option.runMode("the pass")
+        static let iterations = Option.number("iterations", "N", "iterations", in: 1...1_000_000)
+        static let seed = Option.unsigned("seed", "S", "the run's seed")
+        static let point = Option.explorationPoint("explore only this point")
+        static let shard = Option("shard", "I/N", "explore only this share") { text throws(UsageError) in
+            guard let shard = ExplorationShard(text) else {
+                throw UsageError("--shard must be I/N (0 <= I < N), not '\(text)'")
+            }
+            return shard
+        }
+        static let traceFile = Option.text("trace-file", "F", "write the interleaving there")
+        static let spec = CommandSpec(
+            program: "racelab-child", name: "run", arguments: "<lab>", positionals: 1...1,
+            summary: "run one lab variant in one mode (racelab starts it; not for people)",
+            options: [variant, mode, iterations, seed, point, shard, traceFile])
+    }
 
-    static let probeSpec = CommandSpec(
-        program: "racelab-child", name: "probe",
-        summary: "try to escape a run's confinement (racelab policy --isolation)",
-        options: [.value("outsider", "PID", "a process to signal"), .value("outside", "DIR", "a folder to read")])
+    /// `racelab-child probe`'s options.
+    enum Probe {
+        static let outsider = Option.number("outsider", "PID", "a process to signal", in: 1...Int(Int32.max))
+        static let outside = Option.text("outside", "DIR", "a folder to read")
+        static let spec = CommandSpec(
+            program: "racelab-child", name: "probe",
+            summary: "try to escape a run's confinement (racelab policy --isolation)", options: [outsider, outside])
+    }
 
     func main(_ arguments: [String]) -> Int32 {
         do throws(UsageError) {
@@ -35,18 +49,18 @@ struct ChildCommand {
             case "run":
                 // Before any lab code runs, and while no thread of ours exists: for good.
                 _ = rl_confine(".")
-                try run(ParsedArguments(Array(arguments.dropFirst()), spec: Self.runSpec))
+                try run(ParsedArguments(Array(arguments.dropFirst()), spec: Run.spec))
             case "probe":
-                let parsed = try ParsedArguments(Array(arguments.dropFirst()), spec: Self.probeSpec)
+                let parsed = try ParsedArguments(Array(arguments.dropFirst()), spec: Probe.spec)
                 let inForce = rl_confine(".")
-                let outsider = try parsed.int("outsider", in: 1...Int(Int32.max)) ?? 0
+                let outsider = try parsed[Probe.outsider] ?? 0
                 let escapes =
-                    parsed.string("outside").map { rl_confinement_escapes(Int32(outsider), $0) }
+                    try parsed[Probe.outside].map { rl_confinement_escapes(Int32(outsider), $0) }
                     ?? rl_confinement_escapes(Int32(outsider), nil)
                 ChannelWriter.writeLine(ChildChannel.encode(Confinement(inForce: Int(inForce), escapes: Int(escapes))))
                 return 0
             default:
-                throw UsageError("racelab-child is started by racelab; commands: catalog, run (\(Self.runSpec.usage))")
+                throw UsageError("racelab-child is started by racelab; commands: catalog, run (\(Run.spec.usage))")
             }
         } catch {
             FileHandle.standardError.write(Data("racelab-child: \(error.message)\n".utf8))
@@ -59,22 +73,18 @@ struct ChildCommand {
             throw UsageError(
                 "unknown lab '\(arguments.positionals[0])'; valid: \(labs.labs.map(\.id).joined(separator: ", "))")
         }
-        guard let name = arguments.string("variant"), lab.variant(named: name) != nil else {
+        guard let name = try arguments[Run.variant], lab.variant(named: name) != nil else {
             throw UsageError("run needs --variant, one of \(lab.variants.map(\.name).joined(separator: ", "))")
         }
-        let mode = try arguments.runMode()
-        let point = try arguments.explorationPoint()
-        var plan = ScenarioPlan(
-            lab: lab.id, variant: name, mode: mode,
-            iterations: try arguments.int("iterations", in: 1...1_000_000) ?? 1,
-            seed: try arguments.uint64("seed") ?? 0, point: point)
-        plan.shard = try arguments.string("shard").map { text throws(UsageError) in
-            guard let shard = ExplorationShard(text) else {
-                throw UsageError("--shard must be I/N (0 <= I < N), not '\(text)'")
-            }
-            return shard
+        guard let mode = try arguments[Run.mode] else {
+            throw UsageError("run needs --mode, one of \(RunMode.allCases.map(\.rawValue).joined(separator: ", "))")
         }
+        let point = try arguments[Run.point]
+        var plan = ScenarioPlan(
+            lab: lab.id, variant: name, mode: mode, iterations: try arguments[Run.iterations] ?? 1,
+            seed: try arguments[Run.seed] ?? 0, point: point)
+        plan.shard = try arguments[Run.shard]
         rl_thread_limit_set(RL_LAB_THREAD_LIMIT, 1)  // before any lab code: see the header
-        ChildSession.run(lab, plan: plan, traceFile: arguments.string("trace-file"))
+        ChildSession.run(lab, plan: plan, traceFile: try arguments[Run.traceFile])
     }
 }

@@ -4,8 +4,8 @@ import LabKit
 import RaceLabGrading
 import RaceLabHarness
 
-/// What the student and instructor commands share: the package root, the TSan check, lab lists,
-/// report formats.
+/// What the commands share: the package root, the TSan check, children at once, lab lists,
+/// output paths.
 extension RaceLabCommandLine {
     // MARK: Shared
 
@@ -28,6 +28,19 @@ extension RaceLabCommandLine {
         guard rl_tsan_enabled() != 0 else { throw UsageError(Self.builtWithoutTSan) }
     }
 
+    /// `--jobs N` (children at once), else `RACELAB_JOBS`, else four times the cores.
+    func jobs(_ arguments: ParsedArguments) throws(UsageError) -> Int {
+        try arguments[CommonOptions.jobs] ?? ChildPool.defaultJobs(environment: environment)
+    }
+
+    func lab(_ id: String) throws(UsageError) -> Lab {
+        guard let lab = try registry.lab(id) else {
+            throw UsageError("unknown lab '\(id)'; valid: \(try registry.ids.joined(separator: ", "))")
+        }
+        return lab
+    }
+
+    /// `--labs a,b` (`CommonOptions.labs`): those labs, each known; nil: every lab.
     func labList(_ text: String?) throws(UsageError) -> [Lab] {
         guard let text else { return try registry.labs }
         var labs: [Lab] = []
@@ -40,11 +53,6 @@ extension RaceLabCommandLine {
             )
         }
         return labs
-    }
-
-    func format(_ arguments: ParsedArguments) throws(UsageError) -> GradeFormat {
-        try arguments.choice("format", from: GradeFormat.allCases.map(\.rawValue)).flatMap(GradeFormat.init(rawValue:))
-            ?? .text
     }
 
     // MARK: Output paths

@@ -1,46 +1,41 @@
 import Foundation
 import RaceLabHarness
 
+/// `racelab stress`'s declaration: its options, each read by its symbol.
+enum StressCommand {
+    static let runs = Option.number("runs", "R", "runs at most (default 100)", in: 1...1_000_000)
+    static let seed = CommonOptions.seed
+    static let timeout = Option.seconds(
+        "timeout", "SECONDS", "a run still going after this is a hang (default 10)", in: 0.1...86_400)
+    static let plain = Flag("plain", "run without RaceLab's preemption (to compare)")
+    static let keepGoing = Flag("keep-going", "do all the runs, counting how often each problem shows")
+    static let ignore = Option(
+        "ignore", "KINDS", "kinds of problem that do not count: report,crash,hang,exit (e.g. a known thread leak)",
+        parse: ProgramStress.ignoredCategories)
+    static let json = Flag("json", "every run as JSON")
+
+    static let spec = CommandSpec(
+        name: "stress", arguments: "-- PROGRAM [ARGS...]", positionals: 1...10_000,
+        summary:
+            "run any program built with ThreadSanitizer (Swift, C, C++) again and again with RaceLab's preemption at its synchronisation points; the first problem explained, with its seed",
+        options: [runs, seed, timeout, plain, keepGoing, ignore, json],
+        details:
+            "exit status: 0 no run found a problem, 1 one did (a ThreadSanitizer report, a crash, a hang, an exit status\nother than 0), 2 bad usage (a program that is not built with ThreadSanitizer among it)."
+    )
+}
+
 extension RaceLabCommandLine {
-    /// `racelab stress [options] -- PROGRAM [ARGS...]`.
+    /// `racelab stress [options] -- PROGRAM [ARGS...]`. Thin: the work is done by ProgramStress.
     func stress(_ arguments: ParsedArguments) throws(UsageError) -> Int32 {
         #if os(Linux)
-            let words = arguments.positionals
-            let program = URL(
-                fileURLWithPath: words[0], relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-            )
-            .standardizedFileURL
-            if let problem = StressPreload.problem(with: program) {
-                throw UsageError(
-                    "\(problem); racelab stress runs a program built with ThreadSanitizer, e.g. racelab stress -- .build/debug/MyTool"
-                )
-            }
-            let plain = arguments.has("plain")
-            let preload = StressPreload.library(besides: Self.executableURL)
-            if !plain, let problem = StressPreload.problem(withLibrary: preload) {
-                throw UsageError("\(problem), or use --plain")
-            }
-            var stress = ProgramStress(
-                program: program, arguments: Array(words.dropFirst()),
-                runs: try arguments.int("runs", in: 1...1_000_000) ?? 100,
-                seed: try arguments.uint64("seed") ?? UInt64.random(in: 1...999_999),
-                timeout: try arguments.double("timeout", in: 0.1...86_400) ?? ProgramStress.defaultTimeout,
-                preempts: !plain, keepsGoing: arguments.has("keep-going"), preload: preload)
-            let ignored = Set(
-                (arguments.string("ignore") ?? "").split(separator: ",").map {
-                    $0.trimmingCharacters(in: .whitespaces)
-                })
-            if let unknown = ignored.first(where: { !ProgramStress.categories.contains($0) }) {
-                throw UsageError(
-                    "--ignore takes a comma-separated list of report, crash, hang, exit, not '\(unknown)'")
-            }
-            stress.ignored = ignored
-            let json = arguments.has("json")
+            let stress = try programStress(arguments)
+            let json = arguments[StressCommand.json]
             let live = ProgressLine(enabled: isatty(2) != 0 && !json)
             if !json {
                 print(
-                    "racelab stress: \(words.joined(separator: " ")): up to \(stress.runs) run(s), "
-                        + (plain ? "plain" : "RaceLab's preemption at synchronisation points, seed \(stress.seed)"))
+                    "racelab stress: \(arguments.positionals.joined(separator: " ")): up to \(stress.runs) run(s), "
+                        + (stress.preempts
+                            ? "RaceLab's preemption at synchronisation points, seed \(stress.seed)" : "plain"))
             }
             let result = stress.run { run, finding in
                 if let finding {
@@ -64,6 +59,32 @@ extension RaceLabCommandLine {
             )
         #endif
     }
+
+    /// The program and every option read and checked, in the order a bad one is reported.
+    func programStress(_ arguments: ParsedArguments) throws(UsageError) -> ProgramStress {
+        let words = arguments.positionals
+        let program = URL(
+            fileURLWithPath: words[0], relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        )
+        .standardizedFileURL
+        if let problem = StressPreload.problem(with: program) {
+            throw UsageError(
+                "\(problem); racelab stress runs a program built with ThreadSanitizer, e.g. racelab stress -- .build/debug/MyTool"
+            )
+        }
+        let plain = arguments[StressCommand.plain]
+        let preload = StressPreload.library(besides: Self.executableURL)
+        if !plain, let problem = StressPreload.problem(withLibrary: preload) {
+            throw UsageError("\(problem), or use --plain")
+        }
+        var stress = ProgramStress(
+            program: program, arguments: Array(words.dropFirst()), runs: try arguments[StressCommand.runs] ?? 100,
+            seed: try arguments[StressCommand.seed] ?? UInt64.random(in: 1...999_999),
+            timeout: try arguments[StressCommand.timeout] ?? ProgramStress.defaultTimeout,
+            preempts: !plain, keepsGoing: arguments[StressCommand.keepGoing], preload: preload)
+        stress.ignored = try arguments[StressCommand.ignore] ?? []
+        return stress
+    }
 }
 
 extension RaceLabCommandLine {
@@ -74,7 +95,9 @@ extension RaceLabCommandLine {
                 "bench stress takes one list of programs (lines of NAME PATH [ARGS...]), e.g. racelab bench stress programs.txt"
             )
         }
-        if let other = ["labs", "load", "jobs", "user-root"].first(where: { arguments.string($0) != nil }) {
+        if let other = BenchCommand.firstGiven(
+            [BenchCommand.labs, BenchCommand.load, BenchCommand.jobs, BenchCommand.userRoot], in: arguments)
+        {
             throw UsageError("bench stress takes --runs, --seeds, --seed and --json only, not --\(other)")
         }
         guard let data = FileManager.default.contents(atPath: paths[0]) else {
@@ -92,14 +115,14 @@ extension RaceLabCommandLine {
         let preload = StressPreload.library(besides: Self.executableURL)
         if let problem = StressPreload.problem(withLibrary: preload) { throw UsageError(problem) }
         let benchmark = StressBenchmark(
-            programs: programs, runs: try arguments.int("runs", in: 1...100_000) ?? 100,
-            series: try arguments.int("seeds", in: 1...100) ?? 3,
-            seed: try arguments.uint64("seed") ?? UInt64.random(in: 1...999_999), timeout: 3, preload: preload)
+            programs: programs, runs: try arguments[BenchCommand.runs] ?? 100,
+            series: try arguments[BenchCommand.seeds] ?? 3,
+            seed: try arguments[BenchCommand.seed] ?? UInt64.random(in: 1...999_999), timeout: 3, preload: preload)
         let live = ProgressLine(enabled: isatty(2) != 0)
         let started = Date()
         let rows = benchmark.measure { live.phase("bench stress", $0) }
         live.clear()
-        if arguments.has("json") {
+        if arguments[BenchCommand.json] {
             print(Self.json(rows))
         } else {
             print(

@@ -4,6 +4,29 @@ import LabKit
 import RaceLabGrading
 import RaceLabHarness
 
+/// `racelab check`'s declaration.
+enum CheckCommand {
+    static let seed = CommonOptions.seed
+    static let jobs = CommonOptions.jobs
+    static let spec = CommandSpec(
+        name: "check", arguments: "<lab>", positionals: 1...1,
+        summary: "your exercise through the grader's passes, and what is still wrong, in plain words",
+        options: [seed, jobs])
+}
+
+/// `racelab hint`'s declaration.
+enum HintCommand {
+    static let reset = Flag("reset", "start the hints again from the first")
+    static let spec = CommandSpec(
+        name: "hint", arguments: "<lab>", positionals: 1...1, summary: "the lesson's hints, one more each time",
+        options: [reset])
+}
+
+/// `racelab progress`'s declaration.
+enum ProgressCommand {
+    static let spec = CommandSpec(name: "progress", summary: "every lab: not started, failing, passing")
+}
+
 /// The student's commands: check, hint, progress (watch: WatchCommand.swift). Thin: the work is
 /// done by Grader, StudentFeedback, LessonHints and StudentProgress.
 extension RaceLabCommandLine {
@@ -20,27 +43,23 @@ extension RaceLabCommandLine {
         // One lab's children, mostly waiting (holds, quiet periods, run loops): all of them at
         // once, unless --jobs or RACELAB_JOBS says otherwise (bench agreement sets it up the same).
         let grader = Grader.forCheck(
-            executable: childProgram, seed: try arguments.uint64("seed") ?? UInt64.random(in: 1...999_999),
-            programName: program, root: root, jobs: try arguments.int("jobs", in: 1...64), environment: environment)
+            executable: childProgram, seed: try arguments[CheckCommand.seed] ?? UInt64.random(in: 1...999_999),
+            programName: program, root: root, jobs: try arguments[CheckCommand.jobs], environment: environment)
         // The warnings hash the whole kit against its manifest (about 2 s in a debug TSan build):
         // worked out beside the passes, whose children mostly wait, not before them.
         let warnings = BackgroundResult { [childProgram] in
             StudentFeedback.warnings(for: lab, root: root, executable: childProgram)
         }
         let progressLine = ProgressLine(enabled: isatty(2) != 0)
-        let rejections = ExerciseChecks.rejections(
-            of: [lab], root: root,
-            buildFolder: childProgram.deletingLastPathComponent())
+        let calibrations = root.flatMap(CalibrationFile.read(packageAt:))
+        let violations = ExerciseChecks.rejections(
+            of: [lab], root: root, buildFolder: childProgram.deletingLastPathComponent())
         let grade: LabGrade
-        if let violations = rejections[lab.id] {
-            let plan = StressPlan.make(
-                lab, calibration: root.flatMap(CalibrationFile.read(packageAt:))?.current(for: lab),
-                policy: grader.policy)
-            grade = grader.rejected(lab, variant: variant, stress: plan, violations: violations)
+        if let rejected = grader.rejectedGrades(of: [lab], violations: violations, calibrations: calibrations)[lab.id] {
+            grade = rejected
         } else {
             let (plan, _) = grader.stressPlan(
-                for: lab, calibrations: root.flatMap(CalibrationFile.read(packageAt:)), measureIfMissing: true,
-                onProgress: progressLine.show)
+                for: lab, calibrations: calibrations, measureIfMissing: true, onProgress: progressLine.show)
             grade = grader.grade(lab, variant: variant, stress: plan, onProgress: progressLine.show)
         }
         progressLine.clear()
@@ -102,7 +121,7 @@ extension RaceLabCommandLine {
             return 0
         }
         let root = packageRoot
-        if arguments.has("reset") {
+        if arguments[HintCommand.reset] {
             recordProgress(root: root) { $0.hintsShown[lab.id] = 0 }
             print("Hints for \(lab.id) start again from the first.")
             return 0

@@ -4,6 +4,13 @@ import RaceLabGrading
 import RaceLabHarness
 import Synchronization
 
+/// `racelab watch`'s declaration.
+enum WatchCommand {
+    static let spec = CommandSpec(
+        name: "watch", arguments: "[<lab>]", positionals: 0...1,
+        summary: "check the lab again each time its exercise is saved (h and Enter: a hint; q and Enter: stop)")
+}
+
 /// `racelab watch [LAB]`: the student loop without switching windows. Checks the lab now (when
 /// one is named), then again each time one of its exercise files is saved; `h` and Enter shows
 /// the next hint, `q` and Enter (or Ctrl-C) ends it.
@@ -23,14 +30,14 @@ extension RaceLabCommandLine {
             }
                 ?? "racelab watch: each time you save an exercise (Labs/*/Exercise.swift), its lab is checked.")
         print("Type h and Enter for a hint, q and Enter to stop (or Ctrl-C).\n")
-        if let lab = named { _ = try check(ParsedArguments([lab.id], spec: Self.checkSpec)) }
+        if let lab = named { _ = try check(ParsedArguments([lab.id], spec: CheckCommand.spec)) }
         while true {
             for line in keys.take() {
                 switch line.trimmingCharacters(in: .whitespaces).lowercased() {
                 case "q", "quit": return 0
                 case "h", "hint":
                     if let lab = current {
-                        _ = try hint(ParsedArguments([lab.id], spec: Self.hintSpec))
+                        _ = try hint(ParsedArguments([lab.id], spec: HintCommand.spec))
                     } else {
                         print(
                             "racelab watch: hints are per lab; save an exercise first, or start with racelab watch LAB")
@@ -42,7 +49,7 @@ extension RaceLabCommandLine {
             for lab in watcher.savedLabs() {
                 current = lab
                 print("\n=== \(lab.id): \(files(of: lab)) saved at \(Self.clock(Date())): checking ===\n")
-                _ = try check(ParsedArguments([lab.id], spec: Self.checkSpec))
+                _ = try check(ParsedArguments([lab.id], spec: CheckCommand.spec))
                 print("\nWatching. h and Enter: a hint; q and Enter: stop.")
                 _ = watcher.savedLabs()  // a build's own touches are not a save
             }

@@ -40,13 +40,35 @@ final class ArgumentParserTests: XCTestCase {
             """)
     }
 
+    /// The same command with its options as symbols, read with the symbols it is declared with.
+    enum Typed {
+        static let iterations = Option.number("iterations", "N", "iterations per run", in: 1...100)
+        static let mode = Option<RunMode>.choice("mode", "M", "which pass")
+        static let json = Flag("json", "machine-readable output")
+        static let spec = CommandSpec(
+            name: "run", arguments: "<lab>", positionals: 0...1, summary: "run a lab",
+            options: [iterations, mode, json],
+            details: "exit status: 0 fine.")
+    }
+
+    func testTypedOptionsDeclareTheSameCommand() {
+        XCTAssertEqual(Typed.spec.help, spec.help)
+        XCTAssertEqual(Typed.spec.usage, spec.usage)
+    }
+
     func testValuesFlagsAndPositionals() throws {
-        let parsed = try ParsedArguments(["list-adder", "--iterations", "5", "--mode=stress", "--json"], spec: spec)
+        let parsed = try ParsedArguments(
+            ["list-adder", "--iterations", "5", "--mode=stress", "--json"], spec: Typed.spec)
         XCTAssertEqual(parsed.positionals, ["list-adder"])
-        XCTAssertEqual(try parsed.int("iterations", in: 1...10), 5)
-        XCTAssertEqual(try parsed.choice("mode", from: ["scripted", "stress"]), "stress")
-        XCTAssertTrue(parsed.has("json"))
-        XCTAssertNil(try parsed.int("missing", in: 1...2))
+        XCTAssertEqual(try parsed[Typed.iterations], 5)
+        XCTAssertEqual(try parsed[Typed.mode], .stress)
+        XCTAssertTrue(parsed[Typed.json])
+        XCTAssertTrue(parsed.isGiven(Typed.json))
+        XCTAssertEqual(parsed.text(of: Typed.iterations), "5")
+        let bare = try ParsedArguments([], spec: Typed.spec)
+        XCTAssertNil(try bare[Typed.iterations])
+        XCTAssertFalse(bare[Typed.json])
+        XCTAssertFalse(bare.isGiven(Typed.mode))
     }
 
     func testBadInputSaysWhatIsValid() throws {
@@ -65,19 +87,45 @@ final class ArgumentParserTests: XCTestCase {
         }
         XCTAssertThrowsError(try ParsedArguments(["--json=yes"], spec: spec))
         XCTAssertThrowsError(try ParsedArguments(["--mode", "a", "--mode", "b"], spec: spec))
-        let negative = try ParsedArguments(["--iterations", "-3"], spec: spec)
-        XCTAssertThrowsError(try negative.int("iterations", in: 1...100)) {
+        let negative = try ParsedArguments(["--iterations", "-3"], spec: Typed.spec)
+        XCTAssertThrowsError(try negative[Typed.iterations]) {
             XCTAssertEqual(($0 as? UsageError)?.message, "--iterations must be a whole number from 1 to 100, not '-3'")
         }
-        let mode = try ParsedArguments(["--mode", "fast"], spec: spec)
-        XCTAssertThrowsError(try mode.choice("mode", from: ["scripted", "stress"])) {
-            XCTAssertEqual(($0 as? UsageError)?.message, "--mode must be one of scripted, stress, not 'fast'")
+        let mode = try ParsedArguments(["--mode", "fast"], spec: Typed.spec)
+        XCTAssertThrowsError(try mode[Typed.mode]) {
+            XCTAssertEqual(
+                ($0 as? UsageError)?.message, "--mode must be one of scripted, explore, stress, not 'fast'")
+        }
+    }
+
+    /// Each kind of value refused in one line that names the option and what is valid.
+    func testTypedValuesSayWhatIsValid() throws {
+        let seed = Option.unsigned("seed", "S", "base seed")
+        let timeout = Option.seconds("timeout", "SECONDS", "watchdog", in: 1...3600)
+        let point = Option.explorationPoint("one point")
+        let spec = CommandSpec(name: "run", summary: "run a lab", options: [seed, timeout, point])
+        let good = try ParsedArguments(["--seed", "7", "--timeout", "2.5", "--point", "2:3"], spec: spec)
+        XCTAssertEqual(try good[seed], 7)
+        XCTAssertEqual(try good[timeout], 2.5)
+        XCTAssertEqual(try good[point], ExplorationPoint(pause: 2, hit: 3))
+        let bad = try ParsedArguments(["--seed", "-1", "--timeout", "0", "--point", "x"], spec: spec)
+        XCTAssertThrowsError(try bad[seed]) {
+            XCTAssertEqual(
+                ($0 as? UsageError)?.message, "--seed must be a whole number from 0 to \(UInt64.max), not '-1'")
+        }
+        XCTAssertThrowsError(try bad[timeout]) {
+            XCTAssertEqual(
+                ($0 as? UsageError)?.message, "--timeout must be a number of seconds from 1 to 3600, not '0'")
+        }
+        XCTAssertThrowsError(try bad[point]) {
+            XCTAssertEqual(
+                ($0 as? UsageError)?.message, "--point must be PAUSE:HIT (two whole numbers from 1), not 'x'")
         }
     }
 
     func testDoubleDashEndsOptions() throws {
-        let parsed = try ParsedArguments(["--", "--json"], spec: spec)
+        let parsed = try ParsedArguments(["--", "--json"], spec: Typed.spec)
         XCTAssertEqual(parsed.positionals, ["--json"])
-        XCTAssertFalse(parsed.has("json"))
+        XCTAssertFalse(parsed[Typed.json])
     }
 }

@@ -41,6 +41,26 @@ final class ClassShardTests: XCTestCase {
         XCTAssertEqual(try ClassShard.parse("3/12"), ClassShard(index: 3, count: 12))
     }
 
+    // MARK: summary.csv
+
+    /// grade-all's summary holds every student graded so far, in the class's order, at each step.
+    func testTheSummaryGrowsAsStudentsFinish() throws {
+        let results = ["alice", "bob", "carol"].map { name in
+            ClassGrader.StudentResult(
+                student: name, status: .graded, report: nil, note: "", reportFile: nil, elapsedSeconds: 2)
+        }
+        let summary = ClassSummaryFile(in: scratch, labs: labs, count: results.count)
+        XCTAssertEqual(summary.url, scratch.appendingPathComponent("summary.csv"))
+        summary.record(2, results[2])
+        summary.record(0, results[0])
+        XCTAssertEqual(
+            try String(contentsOf: summary.url, encoding: .utf8),
+            ClassGrader.summaryCSV([results[0], results[2]], labs: labs))
+        try summary.write(results)
+        XCTAssertEqual(
+            try String(contentsOf: summary.url, encoding: .utf8), ClassGrader.summaryCSV(results, labs: labs))
+    }
+
     // MARK: grade-merge
 
     let labs = ["list-adder"]

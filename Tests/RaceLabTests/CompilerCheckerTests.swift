@@ -37,6 +37,38 @@ final class CompilerCheckerTests: XCTestCase {
     }
 }
 
+/// `racelab compiler-check`'s outcome: each part measured or not, the stored file updated with
+/// what was, and the JSON the command prints.
+final class CompilerCheckOutcomeTests: XCTestCase {
+    func testMeasuredPartsReplaceTheStoredOnesAndTheOthersSayWhy() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "racelab-outcome-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for name in ["Broken.swift", "Exercise.swift"] { try Data().write(to: folder.appendingPathComponent(name)) }
+        let broken = try XCTUnwrap(LabModuleSources(lab: "tiny", folder: folder, part: .broken))
+        let exercise = try XCTUnwrap(LabModuleSources(lab: "tiny", folder: folder, part: .exercise))
+        func result(_ status: CompilerCheckResult.Status, at date: String) -> CompilerCheckResult {
+            CompilerCheckResult(
+                lab: "tiny", part: .broken, files: ["Labs/Tiny/Broken.swift"], sourceDigest: "d", compiler: "swiftc",
+                measuredAt: date, status: status, errors: status == .rejected ? 1 : 0, newWarnings: 0, diagnostics: [])
+        }
+        let stored = CompilerFile(results: [result(.accepted, at: "before")])
+        let outcome = CompilerCheckOutcome(
+            parts: [broken, exercise],
+            results: [.success(result(.rejected, at: "now")), .failure(.init(description: "no module"))],
+            stored: stored)
+        XCTAssertEqual(outcome.measured, [result(.rejected, at: "now")])
+        XCTAssertEqual(outcome.unchecked, [.init(lab: "tiny", part: .exercise, reason: "no module")])
+        XCTAssertEqual(outcome.file.results, [result(.rejected, at: "now")])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let json = String(decoding: try encoder.encode(outcome), as: UTF8.self)
+        XCTAssertTrue(json.hasPrefix(#"{"results":[{"#), json)
+        XCTAssertTrue(json.hasSuffix(#""unchecked":[{"lab":"tiny","part":"exercise","reason":"no module"}]}"#), json)
+    }
+}
+
 /// Whether a build is new enough to check against: the compiler leaves an unchanged interface
 /// (`.swiftmodule`) alone, so the module's object files count as its build time too.
 final class BuildProductsTests: XCTestCase {

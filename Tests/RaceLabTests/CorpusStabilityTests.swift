@@ -207,6 +207,27 @@ final class CorpusStabilityTests: XCTestCase {
             ).policy.partialCredit)
     }
 
+    /// Each load once, outer; every seed graded beside it, in order; each grading heard as it ends.
+    func testTheGridIsGradedLoadByLoad() throws {
+        var heard: [String] = []
+        let runs = try CorpusStability.run(
+            .init(seeds: [1, 10_001], loads: [0, 1]), onLoad: { heard.append("load \($0)") },
+            grade: { condition in
+                heard.append(condition.name)
+                return [self.entry("list-adder", "valid-lock", .validFix, score: 10)]
+            }, onRun: { heard.append("graded \($0.condition.name)") })
+        XCTAssertEqual(
+            heard,
+            [
+                "load 0", "seed 1, load 0", "graded seed 1, load 0", "seed 10001, load 0", "graded seed 10001, load 0",
+                "load 1", "seed 1, load 1", "graded seed 1, load 1", "seed 10001, load 1", "graded seed 10001, load 1"
+            ])
+        XCTAssertEqual(
+            runs.map(\.condition.name), ["seed 1, load 0", "seed 10001, load 0", "seed 1, load 1", "seed 10001, load 1"]
+        )
+        XCTAssertEqual(runs.map(\.entries.count), [1, 1, 1, 1])
+    }
+
     // MARK: Busy loops
 
     /// The loops are processes that run until stopped, then are gone (killed and reaped).

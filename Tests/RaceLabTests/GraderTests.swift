@@ -428,4 +428,24 @@ final class GraderTests: XCTestCase {
         XCTAssertTrue(xml.contains(#"type="racelab.tampered""#), xml)
         XCTAssertTrue(xml.contains(#"errors="1""#), xml)
     }
+
+    /// `racelab grade` and `check`: a lab whose exercise the checks refused scores zero unrun;
+    /// the others are left to be graded.
+    func testARefusedExerciseIsGradedZeroWithoutRunning() {
+        let violation = PolicyViolation(
+            rule: "import", file: "Labs/Tiny/Exercise.swift", line: 1, construct: "import Glibc", why: "no C")
+        XCTAssertEqual(grader.rejectedGrades(of: [lab], violations: [:], calibrations: nil).count, 0)
+        let grades = grader.rejectedGrades(
+            of: [lab], violations: ["tiny": [violation], "other": [violation]], calibrations: nil)
+        XCTAssertEqual(Array(grades.keys), ["tiny"])
+        XCTAssertEqual(grades["tiny"]?.score, 0)
+        XCTAssertEqual(grades["tiny"]?.violations, [violation])
+        XCTAssertEqual(grades["tiny"]?.passes.map(\.status), [.rejected, .rejected, .rejected])
+    }
+
+    /// `racelab export` names the labs grading would calibrate every time.
+    func testALabWithoutACurrentCalibrationIsNamed() {
+        XCTAssertEqual(CalibrationFile(labs: []).uncalibrated([lab]), ["tiny"])
+        XCTAssertEqual(CalibrationFile(labs: [calibration([100])]).uncalibrated([lab]), [])
+    }
 }

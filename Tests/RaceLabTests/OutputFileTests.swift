@@ -42,6 +42,16 @@ final class OutputFileTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: scratch.appendingPathComponent("no").path))
     }
 
+    /// grade-all's folder of reports, made before any grading: there and empty, or refused.
+    func testAFolderOfReportsIsMadeAndLeftEmpty() throws {
+        let grades = scratch.appendingPathComponent("class/grades")
+        try OutputFile.makeWritableFolder(grades)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: grades.path), [], "the probe is gone")
+        let file = scratch.appendingPathComponent("summary.csv")
+        try Data().write(to: file)
+        XCTAssertThrowsError(try OutputFile.makeWritableFolder(file.appendingPathComponent("grades")))
+    }
+
     func testAReadOnlyFolderIsRefused() throws {
         try XCTSkipIf(geteuid() == 0, "root writes anywhere: a read-only folder cannot be shown")
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: scratch.path)

@@ -62,6 +62,17 @@ final class ProgramStressTests: XCTestCase {
         XCTAssertNil(found.finding(ignoring: ["report", "crash"]))
     }
 
+    /// `--ignore`: known kinds, spaces allowed; the first unknown one (in the order given) named.
+    func testIgnoredKindsAreReadFromTheirList() throws {
+        XCTAssertEqual(try ProgramStress.ignoredCategories(""), [])
+        XCTAssertEqual(try ProgramStress.ignoredCategories("report, hang"), ["report", "hang"])
+        XCTAssertThrowsError(try ProgramStress.ignoredCategories("crash,leak,oops")) {
+            XCTAssertEqual(
+                ($0 as? UsageError)?.message,
+                "--ignore takes a comma-separated list of report, crash, hang, exit, not 'leak'")
+        }
+    }
+
     // MARK: which programs it takes
 
     func testAScriptOrAProgramWithoutThreadSanitizerIsRefusedAndThisOneTaken() throws {
