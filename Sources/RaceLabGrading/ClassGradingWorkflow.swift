@@ -23,6 +23,7 @@ public struct ClassGradingWorkflow: Sendable {
     /// The racelab the kit's set-up built (the folder depends on the build system: asked, not assumed).
     static let racelab = "\"$(swift build --sanitize=thread --show-bin-path)/racelab\""
 
+    /// Long: one YAML document, kept whole to read as GitHub Actions reads it.
     public var yaml: String {
         let count = runners
         let shard = "${{ matrix.shard }}"

@@ -53,21 +53,40 @@ extension ExercisePolicy {
             ?? ["Exercises", "Solutions", "Corpus"].reduce(module) { name, suffix in
                 name.hasSuffix(suffix) ? String(name.dropLast(suffix.count)) : name
             }
-        var found: [PolicyViolation] = []
-        func add(_ id: String, _ construct: String) {
-            let rule = rule(id)
+        var findings = ObjectFindings(file: file)
+        // An object no honest exercise comes near (a type that grows with every line): refused
+        // as such, rather than read for minutes.
+        guard object.symbols.count <= maximumSymbols else {
+            findings.add(
+                "forbidden-api",
+                "an object of \(object.symbols.count) symbols, too large to check (at most \(maximumSymbols))")
+            return findings.found
+        }
+        checkDefinitions(object, module: module, into: &findings)
+        checkSections(object, into: &findings)
+        checkOutsideReferences(object, module: module, lab: lab, into: &findings)
+        return findings.found
+    }
+
+    /// The violations found in one object: each rule and construct once, at most `maximumFindings`.
+    private struct ObjectFindings {
+        let file: String
+        private(set) var found: [PolicyViolation] = []
+
+        init(file: String) { self.file = file }
+
+        mutating func add(_ id: String, _ construct: String) {
+            let rule = ExercisePolicy.rule(id)
             if found.count < maximumFindings, !found.contains(where: { $0.rule == id && $0.construct == construct }) {
                 found.append(PolicyViolation(rule: id, file: file, line: nil, construct: construct, why: rule.why))
             }
         }
-        // An object no honest exercise comes near (a type that grows with every line): refused
-        // as such, rather than read for minutes.
-        guard object.symbols.count <= maximumSymbols else {
-            add(
-                "forbidden-api",
-                "an object of \(object.symbols.count) symbols, too large to check (at most \(maximumSymbols))")
-            return found
-        }
+    }
+
+    /// What the object defines for the linker: strong definitions only of the exercise's own
+    /// Swift code; weak ones only the compiler's shared copies of generic code, metadata
+    /// references and helpers, which any strong definition would override, never the other way round.
+    private static func checkDefinitions(_ object: ObjectFile, module: String, into findings: inout ObjectFindings) {
         // A Swift symbol of the exercise names its module, as its context ("ListAdderExercises.X")
         // or as the module of an extension ("(extension in ListAdderExercises):ListAdderLab.x").
         func isOwn(_ name: String) -> Bool {
@@ -76,15 +95,16 @@ extension ExercisePolicy {
             return readable.contains("\(module).") || readable.contains("(extension in \(module))")
         }
         for symbol in object.symbols where symbol.isDefined && symbol.isGlobal {
-            // Strong definitions: only the exercise's own Swift code. Weak ones: the compiler's
-            // shared copies of generic code, metadata references and helpers, which any strong
-            // definition would override, never the other way round.
             let allowed =
                 symbol.isWeak
                 ? symbol.name.hasPrefix("$s") || weakCompilerPrefixes.contains(where: symbol.name.hasPrefix)
                 : isOwn(symbol.name)
-            if !allowed { add("foreign-definition", "defines \(SwiftDemangler.demangle(symbol.name))") }
+            if !allowed { findings.add("foreign-definition", "defines \(SwiftDemangler.demangle(symbol.name))") }
         }
+    }
+
+    /// Sections: no code run at load time (but ThreadSanitizer's constructor), no section of its own.
+    private static func checkSections(_ object: ObjectFile, into findings: inout ObjectFindings) {
         for section in object.sections {
             let name = section.name
             if isLoadTimeSection(name) {
@@ -92,17 +112,23 @@ extension ExercisePolicy {
                 let entries = section.references
                 for target in entries
                 where !(entries.count == 1 && ["tsan.module_ctor", ".text.tsan.module_ctor"].contains(target)) {
-                    add("load-time-code", "\(name) entry \(SwiftDemangler.demangle(target))")
+                    findings.add("load-time-code", "\(name) entry \(SwiftDemangler.demangle(target))")
                 }
             } else if !isCompilerSection(name) {
-                add("custom-section", "section \(name)")
+                findings.add("custom-section", "section \(name)")
             }
             if name == ".text.tsan.module_ctor" || name == ".rela.text.tsan.module_ctor" {
                 for target in section.references where target != "__tsan_init" {
-                    add("load-time-code", "tsan.module_ctor calls \(target)")
+                    findings.add("load-time-code", "tsan.module_ctor calls \(target)")
                 }
             }
         }
+    }
+
+    /// What the object uses from outside: Swift APIs the exercise may use, allowed C functions.
+    private static func checkOutsideReferences(
+        _ object: ObjectFile, module: String, lab: String, into findings: inout ObjectFindings
+    ) {
         // Who calls each outside C function, for the ones allowed only from the compiler's code.
         var callers: [String: Set<String>] = [:]
         for section in object.sections {
@@ -114,18 +140,17 @@ extension ExercisePolicy {
             }
             if symbol.name.hasPrefix("$s") {
                 guard symbol.name.utf8.count < 2_000 else {
-                    add("forbidden-api", "a Swift name too long to read")
+                    findings.add("forbidden-api", "a Swift name too long to read")
                     continue
                 }
                 let readable = SwiftDemangler.demangleFully(symbol.name)
                 if let refusal = ExerciseAPI.refusal(of: readable, ownModules: [module, lab]) {
-                    add("forbidden-api", refusal)
+                    findings.add("forbidden-api", refusal)
                 }
             } else if !isAllowedC(symbol.name) {
-                add("c-call", "a call to \(symbol.name)")
+                findings.add("c-call", "a call to \(symbol.name)")
             }
         }
-        return found
     }
 
     /// Findings kept per object (the first; an exercise refused for one is refused for all).

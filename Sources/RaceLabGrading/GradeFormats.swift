@@ -151,6 +151,18 @@ public enum GradeJUnit {
                 + #"version="3.0" name="\#(attribute("racelab.grade" + (report.student.map { "." + $0 } ?? "")))" "#
                 + #"time="\#(time(report.elapsedSeconds))" tests="\#(report.labs.count)" errors="\#(errors)" skipped="0" failures="\#(failures)">"#
         )
+        out.append("  <properties>")
+        for (name, value) in properties(report) {
+            out.append(#"    <property name="\#(attribute(name))" value="\#(attribute(value))"/>"#)
+        }
+        out.append("  </properties>")
+        for lab in report.labs { out += testcase(lab) }
+        out.append("</testsuite>")
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    /// The suite's properties: how it was graded, then each lab's score and stress plan.
+    static func properties(_ report: GradeReport) -> [(String, String)] {
         var properties: [(String, String)] = [
             ("seed", String(report.seed)), ("score", Grader.points(report.score)),
             ("max_score", Grader.points(report.maxScore)),
@@ -163,44 +175,41 @@ public enum GradeJUnit {
             properties.append(("\(lab.lab).stress.iterations", "\(lab.stress.runs) x \(lab.stress.iterationsPerRun)"))
             properties.append(("\(lab.lab).stress.unfixed_pass_chance", lab.stress.chanceText))
         }
-        out.append("  <properties>")
-        for (name, value) in properties {
-            out.append(#"    <property name="\#(attribute(name))" value="\#(attribute(value))"/>"#)
-        }
-        out.append("  </properties>")
-        for lab in report.labs {
-            let seconds = lab.passes.map(\.elapsedSeconds).reduce(0, +)
+        return properties
+    }
+
+    /// One lab's `<testcase>`: its verdict (`<failure>`, `<error>` or none) and each pass told.
+    static func testcase(_ lab: LabGrade) -> [String] {
+        let seconds = lab.passes.map(\.elapsedSeconds).reduce(0, +)
+        var out = [
+            #"  <testcase name="\#(attribute(lab.lab))" classname="racelab.\#(attribute(lab.lab))" time="\#(time(seconds))">"#
+        ]
+        let detail = lab.passes.flatMap { pass in
+            pass.status == .passed
+                ? ["\(pass.name) (\(pass.size)): passed, \(pass.summary)"] : GradeText.passLines(pass)
+        }.joined(separator: "\n")
+        switch lab.status {
+        case .passed:
+            break
+        case .failed, .partial:
             out.append(
-                #"  <testcase name="\#(attribute(lab.lab))" classname="racelab.\#(attribute(lab.lab))" time="\#(time(seconds))">"#
+                #"    <failure message="\#(attribute(lab.message))" type="racelab.detected">\#(text(detail))</failure>"#
             )
-            let detail = lab.passes.flatMap { pass in
-                pass.status == .passed
-                    ? ["\(pass.name) (\(pass.size)): passed, \(pass.summary)"] : GradeText.passLines(pass)
-            }.joined(separator: "\n")
-            switch lab.status {
-            case .passed:
-                break
-            case .failed, .partial:
-                out.append(
-                    #"    <failure message="\#(attribute(lab.message))" type="racelab.detected">\#(text(detail))</failure>"#
-                )
-            case .rejected:
-                let reasons = (lab.violations ?? []).map(\.description).joined(separator: "\n")
-                out.append(
-                    #"    <failure message="\#(attribute(lab.message))" type="racelab.rejected">\#(text(reasons))</failure>"#
-                )
-            case .error, .tampered:
-                let type = lab.status == .tampered ? "racelab.tampered" : "racelab.error"
-                out.append(#"    <error message="\#(attribute(lab.message))" type="\#(type)">\#(text(detail))</error>"#)
-            }
-            let about =
-                "\(lab.message)\n" + lab.passes.map { "\($0.name): \($0.size), \($0.summary)" }.joined(separator: "\n")
-                + "\nstress plan: \(lab.stress.runs) x \(lab.stress.iterationsPerRun) iterations; chance an unfixed exercise passes: \(lab.stress.chanceText)"
-            out.append("    <system-out>\(text(about))</system-out>")
-            out.append("  </testcase>")
+        case .rejected:
+            let reasons = (lab.violations ?? []).map(\.description).joined(separator: "\n")
+            out.append(
+                #"    <failure message="\#(attribute(lab.message))" type="racelab.rejected">\#(text(reasons))</failure>"#
+            )
+        case .error, .tampered:
+            let type = lab.status == .tampered ? "racelab.tampered" : "racelab.error"
+            out.append(#"    <error message="\#(attribute(lab.message))" type="\#(type)">\#(text(detail))</error>"#)
         }
-        out.append("</testsuite>")
-        return out.joined(separator: "\n") + "\n"
+        let about =
+            "\(lab.message)\n" + lab.passes.map { "\($0.name): \($0.size), \($0.summary)" }.joined(separator: "\n")
+            + "\nstress plan: \(lab.stress.runs) x \(lab.stress.iterationsPerRun) iterations; chance an unfixed exercise passes: \(lab.stress.chanceText)"
+        out.append("    <system-out>\(text(about))</system-out>")
+        out.append("  </testcase>")
+        return out
     }
 
     /// Surefire's time: seconds with at most three decimals, no grouping.

@@ -46,6 +46,19 @@ public struct ObjectFile: Sendable {
 
     public init(bytes: [UInt8], name: String = "object") throws(ReadError) {
         let reader = ByteReader(bytes: bytes)
+        let (headers, names) = try Self.sectionTable(reader, name: name)
+        let table = Self.symbolTable(reader, headers, sectionNames: names)
+        sections = Self.sections(reader, headers, names: names, symbols: table)
+        symbols = table.symbols
+    }
+}
+
+extension ObjectFile {
+    /// The ELF header checked, then the section table it points at, with each section's name.
+    fileprivate static func sectionTable(_ reader: ByteReader, name: String) throws(ReadError)
+        -> (headers: [SectionHeader], names: [String])
+    {
+        let bytes = reader.bytes
         guard bytes.count >= 64, bytes[0] == 0x7F, bytes[1] == 0x45, bytes[2] == 0x4C, bytes[3] == 0x46 else {
             throw ReadError(description: "\(name) is not an ELF object file")
         }
@@ -57,16 +70,7 @@ public struct ObjectFile: Sendable {
         else {
             throw ReadError(description: "\(name): damaged ELF header")
         }
-        struct Header {
-            var name: Int
-            var type: UInt32
-            var offset: Int
-            var size: Int
-            var link: Int
-            var info: Int
-            var entrySize: Int
-        }
-        var headers: [Header] = []
+        var headers: [SectionHeader] = []
         for index in 0..<Int(count) {
             let base = Int(sectionTable) + index * Int(entrySize)
             guard let nameOffset = reader.u32(base), let type = reader.u32(base + 4),
@@ -77,63 +81,91 @@ public struct ObjectFile: Sendable {
                 throw ReadError(description: "\(name): damaged section table")
             }
             headers.append(
-                Header(
+                SectionHeader(
                     name: Int(nameOffset), type: type, offset: Int(offset), size: Int(size),
                     link: Int(link), info: Int(info), entrySize: Int(itemSize)))
         }
         guard Int(namesIndex) < headers.count else { throw ReadError(description: "\(name): no section names") }
         let sectionNames = headers[Int(namesIndex)]
-        func string(in table: Header, at offset: Int) -> String {
-            reader.cString(at: table.offset + offset, limit: table.offset + table.size) ?? "?"
-        }
+        return (headers, headers.map { sectionNames.string(at: $0.name, in: reader) })
+    }
 
-        // Symbols (SHT_SYMTAB = 2): one table in a relocatable object. A section symbol
-        // (STT_SECTION = 3) has no name of its own: it goes by its section's.
-        let names = headers.map { string(in: sectionNames, at: $0.name) }
-        var symbolsByIndex: [Int: Symbol] = [:]
-        var symbols: [Symbol] = []
-        var functions: [Int: [(name: String, start: UInt64, end: UInt64)]] = [:]  // by section index
-        if let table = headers.first(where: { $0.type == 2 }), table.link < headers.count {
-            let strings = headers[table.link]
-            let size = max(table.entrySize, 24)
-            for index in 0..<(table.size / size) {
-                let base = table.offset + index * size
-                guard let nameOffset = reader.u32(base), let info = reader.u8(base + 4),
-                    let sectionIndex = reader.u16(base + 6),
-                    let value = reader.u64(base + 8), let size = reader.u64(base + 16)
-                else { break }
-                let binding = info >> 4
-                let isSection = info & 0xF == 3 && Int(sectionIndex) < names.count
-                let symbol = Symbol(
-                    name: isSection ? names[Int(sectionIndex)] : string(in: strings, at: Int(nameOffset)),
-                    isDefined: sectionIndex != 0,
-                    isGlobal: binding == 1 || binding == 2, isWeak: binding == 2)
-                symbolsByIndex[index] = symbol
-                if !symbol.name.isEmpty && !isSection { symbols.append(symbol) }
-                if info & 0xF == 2, sectionIndex != 0 {  // STT_FUNC
-                    functions[Int(sectionIndex), default: []].append((symbol.name, value, value &+ size))
-                }
+    /// Symbols (SHT_SYMTAB = 2): one table in a relocatable object. A section symbol
+    /// (STT_SECTION = 3) has no name of its own: it goes by its section's.
+    fileprivate static func symbolTable(_ reader: ByteReader, _ headers: [SectionHeader], sectionNames names: [String])
+        -> SymbolTable
+    {
+        var table = SymbolTable()
+        guard let symtab = headers.first(where: { $0.type == 2 }), symtab.link < headers.count else { return table }
+        let strings = headers[symtab.link]
+        let size = max(symtab.entrySize, 24)
+        for index in 0..<(symtab.size / size) {
+            let base = symtab.offset + index * size
+            guard let nameOffset = reader.u32(base), let info = reader.u8(base + 4),
+                let sectionIndex = reader.u16(base + 6),
+                let value = reader.u64(base + 8), let size = reader.u64(base + 16)
+            else { break }
+            let binding = info >> 4
+            let isSection = info & 0xF == 3 && Int(sectionIndex) < names.count
+            let symbol = Symbol(
+                name: isSection ? names[Int(sectionIndex)] : strings.string(at: Int(nameOffset), in: reader),
+                isDefined: sectionIndex != 0,
+                isGlobal: binding == 1 || binding == 2, isWeak: binding == 2)
+            table.byIndex[index] = symbol
+            if !symbol.name.isEmpty && !isSection { table.symbols.append(symbol) }
+            if info & 0xF == 2, sectionIndex != 0 {  // STT_FUNC
+                table.functions[Int(sectionIndex), default: []].append((symbol.name, value, value &+ size))
             }
         }
+        return table
+    }
 
-        // Sections, with what their relocations (SHT_RELA = 4, SHT_REL = 9) refer to.
+    /// Sections, with what their relocations (SHT_RELA = 4, SHT_REL = 9) refer to.
+    fileprivate static func sections(
+        _ reader: ByteReader, _ headers: [SectionHeader], names: [String], symbols: SymbolTable
+    ) -> [Section] {
         var sections = names.map { Section(name: $0, uses: []) }
         for header in headers where header.type == 4 || header.type == 9 {
             guard header.info < sections.count else { continue }
             let size = max(header.entrySize, header.type == 4 ? 24 : 16)
-            let covering = functions[header.info] ?? []
+            let covering = symbols.functions[header.info] ?? []
             for index in 0..<(header.size / size) {
                 guard let offset = reader.u64(header.offset + index * size),
                     let info = reader.u64(header.offset + index * size + 8)
                 else { break }
-                guard let symbol = symbolsByIndex[Int(info >> 32)] else { continue }
+                guard let symbol = symbols.byIndex[Int(info >> 32)] else { continue }
                 let function = covering.first { offset >= $0.start && offset < $0.end }?.name
                 sections[header.info].uses.append(Use(target: symbol.name, function: function))
             }
         }
-        self.sections = sections
-        self.symbols = symbols
+        return sections
     }
+}
+
+/// One entry of the section table (Elf64_Shdr): the fields the checks use.
+private struct SectionHeader {
+    var name: Int
+    var type: UInt32
+    var offset: Int
+    var size: Int
+    var link: Int
+    var info: Int
+    var entrySize: Int
+
+    /// The name at `offset` in this section, a string table ("?" when it is out of bounds).
+    func string(at offset: Int, in reader: ByteReader) -> String {
+        reader.cString(at: self.offset + offset, limit: self.offset + size) ?? "?"
+    }
+}
+
+/// The symbol table as the relocations need it.
+private struct SymbolTable {
+    /// Every entry by its index (what a relocation names), section symbols included.
+    var byIndex: [Int: ObjectFile.Symbol] = [:]
+    /// The symbols with a name of their own, in order.
+    var symbols: [ObjectFile.Symbol] = []
+    /// By section index: the functions (STT_FUNC) defined there, and the addresses each covers.
+    var functions: [Int: [(name: String, start: UInt64, end: UInt64)]] = [:]
 }
 
 /// Little-endian reads that return nil instead of reading past the end.

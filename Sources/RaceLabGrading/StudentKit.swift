@@ -33,10 +33,39 @@ public enum StudentKit {
         from root: URL, to destination: URL, workflow: ClassroomWorkflow? = nil,
         classGrading: ClassGradingWorkflow? = nil
     ) throws(ExportError) -> Summary {
-        let fileManager = FileManager.default
         let source = root.standardizedFileURL
         let target = destination.standardizedFileURL
-        if let contents = try? fileManager.contentsOfDirectory(atPath: target.path), !contents.isEmpty {
+        try checkDestination(target, named: destination, outside: source)
+        let all = KitManifest.packageFiles(under: source).filter { !KitLabChecks.staysInProject($0) }
+        let left = all.filter(KitManifest.isSolution)
+        var shipped = all.filter { !KitManifest.isSolution($0) }
+        try copy(shipped, from: source, to: target, named: destination)
+        // The student's test suite: one test per lab (in the manifest: a student edits exercises only).
+        if let workflow, !workflow.steps.isEmpty {
+            try write(KitLabChecks.file, in: target) { Data(KitLabChecks.source(labs: workflow.steps.map(\.lab)).utf8) }
+            if !shipped.contains(KitLabChecks.file) { shipped.append(KitLabChecks.file) }
+        }
+        // The container the grader's system runs in (outside the manifest, like the workflow: grading
+        // never reads it). A student on a Mac or on Windows opens the kit in it.
+        let container = source.appendingPathComponent(devcontainerPath)
+        if FileManager.default.fileExists(atPath: container.path) {
+            try write(devcontainerPath, in: target) { try Data(contentsOf: container) }
+        }
+        let workflows = [(ClassroomWorkflow.path, workflow?.yaml), (ClassGradingWorkflow.path, classGrading?.yaml)]
+        for case (let path, let yaml?) in workflows {
+            try write(path, in: target) { Data(yaml.utf8) }
+        }
+        let manifest = try writeManifest(of: shipped, in: target, named: destination)
+        return Summary(
+            destination: target, manifest: manifest, solutionsLeftOut: left,
+            classGradingWorkflow: classGrading == nil ? nil : ClassGradingWorkflow.path)
+    }
+
+    /// A kit goes to a new or empty folder, outside the package's own folders (it would copy itself).
+    private static func checkDestination(_ target: URL, named destination: URL, outside source: URL)
+        throws(ExportError)
+    {
+        if let contents = try? FileManager.default.contentsOfDirectory(atPath: target.path), !contents.isEmpty {
             throw ExportError("'\(destination.path)' already exists and is not empty; give a new folder")
         }
         for directory in KitManifest.directories {
@@ -46,12 +75,16 @@ public enum StudentKit {
                     "'\(destination.path)' lies inside the package's \(directory)/; give a folder outside it")
             }
         }
-        let all = KitManifest.packageFiles(under: source).filter { !KitLabChecks.staysInProject($0) }
-        let left = all.filter(KitManifest.isSolution)
-        var shipped = all.filter { !KitManifest.isSolution($0) }
+    }
+
+    /// Copies each of `paths` (relative) from the package to the kit, executables staying executable.
+    private static func copy(_ paths: [String], from source: URL, to target: URL, named destination: URL)
+        throws(ExportError)
+    {
+        let fileManager = FileManager.default
         do {
             try fileManager.createDirectory(at: target, withIntermediateDirectories: true)
-            for path in shipped {
+            for path in paths {
                 let to = target.appendingPathComponent(path)
                 try fileManager.createDirectory(at: to.deletingLastPathComponent(), withIntermediateDirectories: true)
                 // Contents, not links: a kit must stand on its own.
@@ -67,39 +100,24 @@ public enum StudentKit {
         } catch {
             throw ExportError("cannot write the kit to '\(destination.path)': \(error.localizedDescription)")
         }
-        // The student's test suite: one test per lab (in the manifest: a student edits exercises only).
-        if let workflow, !workflow.steps.isEmpty {
-            let file = target.appendingPathComponent(KitLabChecks.file)
-            do {
-                try fileManager.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try Data(KitLabChecks.source(labs: workflow.steps.map(\.lab)).utf8).write(to: file)
-            } catch {
-                throw ExportError("cannot write \(KitLabChecks.file): \(error.localizedDescription)")
-            }
-            if !shipped.contains(KitLabChecks.file) { shipped.append(KitLabChecks.file) }
+    }
+
+    /// Writes what `contents` gives to `path` (relative) in the kit, making its folder.
+    private static func write(_ path: String, in target: URL, contents: () throws -> Data) throws(ExportError) {
+        let file = target.appendingPathComponent(path)
+        do {
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try contents().write(to: file)
+        } catch {
+            throw ExportError("cannot write \(path): \(error.localizedDescription)")
         }
-        // The container the grader's system runs in (outside the manifest, like the workflow: grading
-        // never reads it). A student on a Mac or on Windows opens the kit in it.
-        let container = source.appendingPathComponent(devcontainerPath)
-        if fileManager.fileExists(atPath: container.path) {
-            let file = target.appendingPathComponent(devcontainerPath)
-            do {
-                try fileManager.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try Data(contentsOf: container).write(to: file)
-            } catch {
-                throw ExportError("cannot write \(devcontainerPath): \(error.localizedDescription)")
-            }
-        }
-        let workflows = [(ClassroomWorkflow.path, workflow?.yaml), (ClassGradingWorkflow.path, classGrading?.yaml)]
-        for case (let path, let yaml?) in workflows {
-            let file = target.appendingPathComponent(path)
-            do {
-                try fileManager.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try Data(yaml.utf8).write(to: file)
-            } catch {
-                throw ExportError("cannot write \(path): \(error.localizedDescription)")
-            }
-        }
+    }
+
+    /// The hashes of every shipped file, read back from the kit, written last.
+    private static func writeManifest(of shipped: [String], in target: URL, named destination: URL)
+        throws(ExportError) -> KitManifest
+    {
         let manifest = KitManifest(files: KitManifest.hashes(of: shipped, under: target))
         guard manifest.files.count == shipped.count else {
             throw ExportError("could not read back every file written to '\(destination.path)'")
@@ -109,8 +127,6 @@ public enum StudentKit {
         } catch {
             throw ExportError("cannot write \(KitManifest.fileName): \(error.localizedDescription)")
         }
-        return Summary(
-            destination: target, manifest: manifest, solutionsLeftOut: left,
-            classGradingWorkflow: classGrading == nil ? nil : ClassGradingWorkflow.path)
+        return manifest
     }
 }

@@ -1,5 +1,6 @@
 extension TSanExplainer {
     /// What a kind of report means, in plain words (nil: RaceLab has no words for it).
+    /// Long: one table of kinds to their texts, a switch so that no kind can go without one.
     static func whatItIs(_ report: TSanReport) -> String? {
         switch report.kind {
         case .dataRace:

@@ -7,8 +7,7 @@ extension TSanExplainer.Writer {
                 .replacingOccurrences(of: " => ", with: " -> ")
             say("The cycle: \(plain) (M0, M1 are TSan's names for the locks).")
         }
-        let accesses = report.accesses
-        let edges = accesses.filter { $0.mutex != nil && $0.heldMutex != nil }
+        let edges = report.accesses.filter { $0.mutex != nil && $0.heldMutex != nil }
         let edgeThreads = edges.map(\.thread)
         let oneThread = edges.count > 1 && Set(edgeThreads.map { $0 ?? "?" }).count == 1 && edgeThreads[0] != nil
         if oneThread {
@@ -16,6 +15,19 @@ extension TSanExplainer.Writer {
                 "\(Explainer.capitalised(Explainer.who(edgeThreads[0]))) took these locks in both orders, at different times:"
             )
         }
+        let waits = sayAcquisitions(report, edges: edges, oneThread: oneThread)
+        blank()
+        sayWhyItCanHang(waits: waits, oneThread: oneThread)
+        cures(Self.lockOrderCures)
+    }
+
+    /// Where each lock of the cycle was taken while holding another (and, when the log has it,
+    /// where the held one was taken), then where the threads came from. Returns each wait, as in
+    /// "thread T1 holds M0 and wants M1".
+    private mutating func sayAcquisitions(_ report: TSanReport, edges: [TSanReport.Access], oneThread: Bool)
+        -> [String]
+    {
+        let accesses = report.accesses
         // A helper that takes both locks (lock(a, b)) is the first frame of every acquisition:
         // then only its callers tell the orders apart.
         let places = edges.compactMap { Explainer.mainFrame($0.frames)?.function }
@@ -47,7 +59,10 @@ extension TSanExplainer.Writer {
         for thread in threadsSeen {
             if let origin = Explainer.origin(of: thread, in: report) { say(origin, indent: 2) }
         }
-        blank()
+        return waits
+    }
+
+    private mutating func sayWhyItCanHang(waits: [String], oneThread: Bool) {
         if waits.isEmpty {
             say(
                 "Why it can hang: each thread would hold one lock and wait for another that a thread in the cycle holds."
@@ -62,11 +77,12 @@ extension TSanExplainer.Writer {
                 "Why it can hang: " + waits.joined(separator: ", while ") + ". If they get there at the same time, "
                     + "neither can go on, and nothing in the program stops them from doing so.")
         }
-        cures([
-            "Pick one order for these locks and take them in that order everywhere (for example, always M0 before M1).",
-            "Hold one lock at a time: copy what you need, unlock, then take the other lock.",
-            "If the locks guard data that belongs together, use one lock (or one serial queue) for all of it.",
-            "Do not call out to other code (callbacks, delegates) while holding a lock: it may take another lock."
-        ])
     }
+
+    static let lockOrderCures = [
+        "Pick one order for these locks and take them in that order everywhere (for example, always M0 before M1).",
+        "Hold one lock at a time: copy what you need, unlock, then take the other lock.",
+        "If the locks guard data that belongs together, use one lock (or one serial queue) for all of it.",
+        "Do not call out to other code (callbacks, delegates) while holding a lock: it may take another lock."
+    ]
 }

@@ -53,13 +53,15 @@ extension TSanExplainer.Writer {
         return text + ". It was made here:"
     }
 
+    /// Cures that more than one kind of misuse shares.
+    private static let unlockEveryPath =
+        "Unlock on every path out of a function. Swift: lock.withLock { ... }, or defer { lock.unlock() } "
+        + "right after lock(). C: one exit with a cleanup label (goto out), and check every early return."
+    private static let testedLock =
+        "Prefer a tested lock: pthread_rwlock_t in C; in Swift a concurrent DispatchQueue with .barrier writes, "
+        + "or one lock (NSLock, Mutex) for readers and writers alike."
+
     static func mutexCures(_ kind: TSanReport.Kind) -> [String] {
-        let unlockEveryPath =
-            "Unlock on every path out of a function. Swift: lock.withLock { ... }, or defer { lock.unlock() } "
-            + "right after lock(). C: one exit with a cleanup label (goto out), and check every early return."
-        let testedLock =
-            "Prefer a tested lock: pthread_rwlock_t in C; in Swift a concurrent DispatchQueue with .barrier writes, "
-            + "or one lock (NSLock, Mutex) for readers and writers alike."
         switch kind {
         case .mutexDestroyLocked:
             return [

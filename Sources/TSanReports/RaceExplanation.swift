@@ -210,16 +210,8 @@ extension TSanExplainer.Writer {
     }
 
     func raceCures(_ report: TSanReport) -> [String] {
-        let accesses = report.accesses
-        let bothWrite = accesses.count >= 2 && accesses.allSatisfy(\.isWrite)
-        let locking = accesses.filter { !Explainer.lockNames($0).isEmpty }
         var cures: [String] = []
-        if !locking.isEmpty, locking.count < accesses.count,
-            let unlocked = accesses.first(where: { Explainer.lockNames($0).isEmpty })
-        {
-            let place = Explainer.mainFrame(unlocked.frames).map { ", here also " + Explainer.place($0) } ?? ""
-            cures.append("Take the same lock around every access to this memory, reads included\(place).")
-        }
+        if let sameLock = sameLockCure(report.accesses) { cures.append(sameLock) }
         if report.location?.hasPrefix("file descriptor") == true {
             cures.append(
                 "Close a descriptor only when every thread is done with it: join the threads that use it first, "
@@ -231,26 +223,49 @@ extension TSanExplainer.Writer {
             only that queue touches it; other threads send it work (queue.async { ... }) or ask it for \
             a value (queue.sync { ... }). In C: one thread owns it, others send it messages.
             """)
-        if bothWrite {
-            cures.append(
-                """
-                Make the whole read-modify-write one step: run it on one serial queue, or hold one lock \
-                from the read to the write. Locking the read and the write separately still loses updates.
-                """)
-            if report.kind == .dataRace, accesses.allSatisfy({ ($0.size ?? 99) <= 8 }) {
-                cures.append(
-                    "For a single number, an atomic does the read-modify-write as one step "
-                        + "(Atomic from the Synchronization module, e.g. wrappingAdd; in C, <stdatomic.h>).")
-            }
-        } else {
-            cures.append(
+        return cures + updateCures(report) + ownerCures(report)
+    }
+
+    /// When one side held a lock and the other none: take it on the other side too.
+    private func sameLockCure(_ accesses: [TSanReport.Access]) -> String? {
+        let locking = accesses.filter { !Explainer.lockNames($0).isEmpty }
+        guard !locking.isEmpty, locking.count < accesses.count,
+            let unlocked = accesses.first(where: { Explainer.lockNames($0).isEmpty })
+        else { return nil }
+        let place = Explainer.mainFrame(unlocked.frames).map { ", here also " + Explainer.place($0) } ?? ""
+        return "Take the same lock around every access to this memory, reads included\(place)."
+    }
+
+    /// Two writes: make the update one step. A write and a read: hand the reader a copy.
+    private func updateCures(_ report: TSanReport) -> [String] {
+        let accesses = report.accesses
+        guard accesses.count >= 2 && accesses.allSatisfy(\.isWrite) else {
+            return [
                 """
                 Hand the reader an immutable copy: take a `let` snapshot where the data lives and pass \
                 that to the other thread, instead of sharing the live variable.
-                """)
+                """
+            ]
         }
+        var cures = [
+            """
+            Make the whole read-modify-write one step: run it on one serial queue, or hold one lock \
+            from the read to the write. Locking the read and the write separately still loses updates.
+            """
+        ]
+        if report.kind == .dataRace, accesses.allSatisfy({ ($0.size ?? 99) <= 8 }) {
+            cures.append(
+                "For a single number, an atomic does the read-modify-write as one step "
+                    + "(Atomic from the Synchronization module, e.g. wrappingAdd; in C, <stdatomic.h>).")
+        }
+        return cures
+    }
+
+    /// Who should own the data: the main thread when it is one side, an actor otherwise.
+    private func ownerCures(_ report: TSanReport) -> [String] {
+        var cures: [String] = []
         // On the main thread, but not as one of concurrentPerform's workers: main owns this data.
-        if accesses.contains(where: { access in
+        if report.accesses.contains(where: { access in
             access.thread == "main thread" && !access.frames.contains { $0.function.contains("dispatch_apply") }
         }) {
             cures.append(
@@ -259,7 +274,7 @@ extension TSanExplainer.Writer {
                 elsewhere, and bring the result back with DispatchQueue.main.async (or OperationQueue.main).
                 """)
         }
-        let inTasks = accesses.contains { access in
+        let inTasks = report.accesses.contains { access in
             access.thread.flatMap { ThreadOrigin.of($0, in: report) } == .concurrencyPool
         }
         if inTasks {

@@ -76,7 +76,6 @@ public enum TSanExplainer {
         width: Int, showStacks: Bool, sourceLine: @escaping SourceLookup
     ) -> TSanExplanation {
         let groups = grouper.groups
-        var explained: [ExplainedReport] = []
         var text = Writer(width: width, sourceLine: sourceLine, showStacks: showStacks)
         text.say(headline(reportCount: grouper.reportCount, distinct: groups.count))
         if grouper.notShown > 0 {
@@ -84,9 +83,22 @@ public enum TSanExplainer {
                 "Only the first \(groups.count) different reports are explained; \(grouper.notShown) more "
                     + "(of the kinds counted at the end) are not.")
         }
+        let explained = explainEach(groups, into: &text)
+        sayAfterReports(grouper, crashLines: crashes, reader: reader, into: &text)
+        return TSanExplanation(
+            reportCount: grouper.reportCount, reports: explained, kinds: grouper.kindCounts,
+            reportsNotShown: grouper.notShown,
+            crashLines: crashes, bytesRead: reader.bytesRead, linesCut: reader.linesCut,
+            binaryBytesSkipped: reader.binaryBytes,
+            text: text.text)
+    }
+
+    /// Each group's report explained on its own (for the JSON) and in `text`, in order.
+    private static func explainEach(_ groups: [ReportGrouper.Group], into text: inout Writer) -> [ExplainedReport] {
+        var explained: [ExplainedReport] = []
         var firstOfKind: [String: Int] = [:]  // a kind is described in full once per log
         for (number, group) in groups.enumerated() {
-            var part = Writer(width: width, sourceLine: sourceLine, showStacks: showStacks)
+            var part = Writer(width: text.width, sourceLine: text.sourceLine, showStacks: text.showStacks)
             let kindName = group.report.kindName
             part.explain(
                 group.report, number: number + 1, of: groups.count, occurrences: group.count,
@@ -97,6 +109,16 @@ public enum TSanExplainer {
             text.lines += part.lines
             text.shownSource = text.shownSource || part.shownSource
         }
+        return explained
+    }
+
+    /// What follows the reports: where to look when there were none, the crash, the count of
+    /// each kind, what reading the log skipped, and a warning about quoted source lines.
+    private static func sayAfterReports<Source>(
+        _ grouper: ReportGrouper, crashLines crashes: [String], reader: LogLineReader<Source>,
+        into text: inout Writer
+    ) {
+        let groups = grouper.groups
         if groups.isEmpty {
             text.blank()
             text.say(
@@ -136,12 +158,6 @@ public enum TSanExplainer {
                 "(Source lines are read from the files as they are now: if one changed after the run, it may not match.)"
             )
         }
-        return TSanExplanation(
-            reportCount: grouper.reportCount, reports: explained, kinds: grouper.kindCounts,
-            reportsNotShown: grouper.notShown,
-            crashLines: crashes, bytesRead: reader.bytesRead, linesCut: reader.linesCut,
-            binaryBytesSkipped: reader.binaryBytes,
-            text: text.text)
     }
 
     static func headline(reportCount: Int, distinct: Int) -> String {

@@ -8,75 +8,79 @@
 /// read from the right: the module, then a last `file:line` word, and the rest is the function.
 enum TSanFrameParser {
     static func frame(_ line: some StringProtocol) -> TSanReport.Frame? {
-        var rest = Substring(line)
-        guard rest.first == "#" else { return nil }
-        rest = rest.dropFirst()
-        let digits = rest.prefix { $0.isASCII && $0.isNumber }
-        guard !digits.isEmpty else { return nil }
-        rest = rest.dropFirst(digits.count)
-        guard rest.first == " " else { return nil }
-        rest = rest.dropFirst()
-
-        if rest.hasSuffix(")"), let buildID = lastIndex(of: " (BuildId: ", in: rest) {
-            rest = rest[..<buildID]
-        }
-        var module: String?
-        if rest.hasSuffix(")"), let open = lastIndex(of: " (", in: rest) {
-            let inside = rest[rest.index(open, offsetBy: 2)..<rest.index(before: rest.endIndex)]
-            if let plus = lastIndex(of: "+0x", in: inside) {
-                module = String(inside[..<plus])
-                rest = rest[..<open]
-            } else if inside == "<unknown module>" {
-                rest = rest[..<open]
-            }
-        }
+        guard var rest = afterFrameNumber(Substring(line)) else { return nil }
+        let named = takeModule(from: &rest)
         guard !rest.isEmpty else { return nil }
-        // atos: "App:arm64" (an architecture after the module's name).
-        var atos = false
-        if let named = module, let colon = named.lastIndex(of: ":"),
-            ["x86_64", "x86_64h", "arm64", "arm64e", "i386"].contains(named[named.index(after: colon)...])
-        {
-            module = String(named[..<colon])
-            atos = true
-        }
-        let function: String
-        let location: Substring
-        if atos {
-            let lastWord = rest.lastIndex(of: " ").map { rest[rest.index(after: $0)...] }
-            if let lastWord, splitNumber(lastWord) != nil {
-                function = String(rest[..<rest.index(before: lastWord.startIndex)])
-                location = lastWord
-            } else {
-                function = String(rest)
-                location = ""
-            }
-        } else {
-            let functionEnd = endOfFunctionName(rest)
-            function = String(rest[..<functionEnd])
-            location = rest[functionEnd...].drop { $0 == " " }
-        }
-
-        var file: String?
-        var lineNumber: Int?
-        var column: Int?
-        if !location.isEmpty, !location.hasPrefix("<") {
-            var path = location
-            if let (prefix, last) = splitNumber(path) {
-                if let (before, previous) = splitNumber(prefix) {
-                    path = before
-                    lineNumber = previous
-                    column = last
-                } else {
-                    path = prefix
-                    lineNumber = last
-                }
-            }
-            file = String(path)
-        }
+        let (module, atos) = withoutArchitecture(named)
+        let (function, location) = atos ? atosFunctionAndLocation(rest) : functionAndLocation(rest)
+        let (file, lineNumber, column) = place(location)
         let readable = function == "<null>" ? "<unknown>" : SwiftDemangler.demangle(function)
         return TSanReport.Frame(
             function: function, demangled: readable, file: file, line: lineNumber, column: column, module: module,
             origin: FrameOrigin.classify(function: function, file: file, module: module))
+    }
+
+    /// What follows "#12 " at the start of `line`; nil when it does not start so.
+    private static func afterFrameNumber(_ line: Substring) -> Substring? {
+        guard line.first == "#" else { return nil }
+        let rest = line.dropFirst()
+        let digits = rest.prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty else { return nil }
+        let afterDigits = rest.dropFirst(digits.count)
+        guard afterDigits.first == " " else { return nil }
+        return afterDigits.dropFirst()
+    }
+
+    /// Cuts the trailing " (BuildId: ...)" and " (module+0xoffset)" (or " (<unknown module>)")
+    /// off `rest`; returns the module's name, if one was given.
+    private static func takeModule(from rest: inout Substring) -> String? {
+        if rest.hasSuffix(")"), let buildID = lastIndex(of: " (BuildId: ", in: rest) {
+            rest = rest[..<buildID]
+        }
+        guard rest.hasSuffix(")"), let open = lastIndex(of: " (", in: rest) else { return nil }
+        let inside = rest[rest.index(open, offsetBy: 2)..<rest.index(before: rest.endIndex)]
+        if let plus = lastIndex(of: "+0x", in: inside) {
+            rest = rest[..<open]
+            return String(inside[..<plus])
+        }
+        if inside == "<unknown module>" { rest = rest[..<open] }
+        return nil
+    }
+
+    /// atos names a module with its architecture ("App:arm64"): the name without it, and
+    /// whether it had one (then the frame is read the atos way).
+    private static func withoutArchitecture(_ module: String?) -> (module: String?, atos: Bool) {
+        if let named = module, let colon = named.lastIndex(of: ":"),
+            ["x86_64", "x86_64h", "arm64", "arm64e", "i386"].contains(named[named.index(after: colon)...])
+        {
+            return (String(named[..<colon]), true)
+        }
+        return (module, false)
+    }
+
+    /// An atos frame, read from the right: a last word ending in ":digits" is the location, the
+    /// rest is the function (spaces and all).
+    private static func atosFunctionAndLocation(_ rest: Substring) -> (function: String, location: Substring) {
+        let lastWord = rest.lastIndex(of: " ").map { rest[rest.index(after: $0)...] }
+        if let lastWord, splitNumber(lastWord) != nil {
+            return (String(rest[..<rest.index(before: lastWord.startIndex)]), lastWord)
+        }
+        return (String(rest), "")
+    }
+
+    /// A symbolizer's frame: the function's name, then (after spaces) the location.
+    private static func functionAndLocation(_ rest: Substring) -> (function: String, location: Substring) {
+        let functionEnd = endOfFunctionName(rest)
+        return (String(rest[..<functionEnd]), rest[functionEnd...].drop { $0 == " " })
+    }
+
+    /// "path:line:column", "path:line" or a bare path; no file for an empty location or one
+    /// TSan did not know ("<null>").
+    private static func place(_ location: Substring) -> (file: String?, line: Int?, column: Int?) {
+        guard !location.isEmpty, !location.hasPrefix("<") else { return (nil, nil, nil) }
+        guard let (prefix, last) = splitNumber(location) else { return (String(location), nil, nil) }
+        if let (path, line) = splitNumber(prefix) { return (String(path), line, last) }
+        return (String(prefix), last, nil)
     }
 
     /// "a/b.c:12" as ("a/b.c", 12); nil when the text does not end in ":digits".

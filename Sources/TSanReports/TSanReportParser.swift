@@ -57,54 +57,87 @@ public enum TSanReportParser {
 
     // MARK: one report
 
-    private enum Section {
-        case access, location, thread, mutexAcquisition, mutexCreation, sleep, stack, none
-    }
-
     static func report(from block: ReportBlock) -> TSanReport {
         let lines = block.lines
         let headline = lines.first ?? ""
-        var report: TSanReport
-        if headline.hasPrefix(warningPrefix) {
-            var title = String(headline.dropFirst(warningPrefix.count))
-            if let pid = title.range(of: " (pid=", options: .backwards), title.hasSuffix(")") {
-                title = String(title[..<pid.lowerBound])
-            }
-            report = TSanReport(
-                kind: TSanReport.Kind(title: title), title: title, accesses: [], location: nil, locationFrames: [],
-                threads: [], lockCycle: nil, summary: nil, truncated: !block.closed, text: "")
-        } else {
-            report = ignoresReport(headline, closed: block.closed)
-        }
+        let isWarning = headline.hasPrefix(warningPrefix)
+        var report =
+            isWarning ? warningReport(headline, closed: block.closed) : ignoresReport(headline, closed: block.closed)
         report.linesDropped = block.linesDropped > 0 ? block.linesDropped : nil
         report.text =
-            ((headline.hasPrefix(warningPrefix) ? [separator] : []) + lines
-            + (block.closed && headline.hasPrefix(warningPrefix) ? [separator] : [])).joined(separator: "\n")
+            ((isWarning ? [separator] : []) + lines + (block.closed && isWarning ? [separator] : []))
+            .joined(separator: "\n")
+        var sections = SectionReader(report)
+        for line in lines.dropFirst() { sections.read(line) }
+        return sections.finished()
+    }
 
-        // Frames straight after the headline are the report's own stack (mutex misuse, a
-        // signal-unsafe call); for the ignores message they are the thread's creation.
-        var section = report.kind == .ignoresNotEnded && !report.threads.isEmpty ? Section.thread : Section.stack
-        var stacks: [[TSanReport.Frame]] = []
-        var mutexes: [TSanReport.Access] = []
-        var sleepFrames: [TSanReport.Frame]?
-        for line in lines.dropFirst() {
+    /// "WARNING: ThreadSanitizer: data race (pid=4242)": the kind and the title, nothing read yet.
+    private static func warningReport(_ headline: String, closed: Bool) -> TSanReport {
+        var title = String(headline.dropFirst(warningPrefix.count))
+        if let pid = title.range(of: " (pid=", options: .backwards), title.hasSuffix(")") {
+            title = String(title[..<pid.lowerBound])
+        }
+        return TSanReport(
+            kind: TSanReport.Kind(title: title), title: title, accesses: [], location: nil, locationFrames: [],
+            threads: [], lockCycle: nil, summary: nil, truncated: !closed, text: "")
+    }
+
+    /// The lines after a report's headline, read into it one at a time: a line opens a section
+    /// (an access, a thread's creation, a lock, a stack...), or is a frame of the open one.
+    private struct SectionReader {
+        private enum Section {
+            case access, location, thread, mutexAcquisition, mutexCreation, sleep, stack, none
+        }
+
+        private var report: TSanReport
+        private var section: Section
+        private var stacks: [[TSanReport.Frame]] = []
+        private var mutexes: [TSanReport.Access] = []
+        private var sleepFrames: [TSanReport.Frame]?
+
+        init(_ report: TSanReport) {
+            self.report = report
+            // Frames straight after the headline are the report's own stack (mutex misuse, a
+            // signal-unsafe call); for the ignores message they are the thread's creation.
+            section = report.kind == .ignoresNotEnded && !report.threads.isEmpty ? .thread : .stack
+        }
+
+        mutating func read(_ line: String) {
             // TSan indents with spaces; Foundation's trimming costs more than the rest of a line.
             let trimmed = line.first == " " ? String(line.drop { $0 == " " }) : line
             if trimmed.hasPrefix("#") {
-                guard let frame = TSanFrameParser.frame(trimmed) else { continue }
-                switch section {
-                case .access, .mutexAcquisition: report.accesses[report.accesses.count - 1].frames.append(frame)
-                case .location: report.locationFrames.append(frame)
-                case .thread: report.threads[report.threads.count - 1].frames.append(frame)
-                case .mutexCreation: mutexes[mutexes.count - 1].frames.append(frame)
-                case .sleep: sleepFrames?.append(frame)
-                case .stack:
-                    if stacks.isEmpty { stacks.append([]) }
-                    stacks[stacks.count - 1].append(frame)
-                case .none: break
-                }
-                continue
+                if let frame = TSanFrameParser.frame(trimmed) { add(frame) }
+            } else {
+                openSection(trimmed)
             }
+        }
+
+        /// The report, with what its sections held.
+        func finished() -> TSanReport {
+            var report = report
+            report.mutexes = mutexes.isEmpty ? nil : mutexes
+            report.sleepFrames = sleepFrames
+            report.stacks = stacks.isEmpty ? nil : stacks
+            return report
+        }
+
+        private mutating func add(_ frame: TSanReport.Frame) {
+            switch section {
+            case .access, .mutexAcquisition: report.accesses[report.accesses.count - 1].frames.append(frame)
+            case .location: report.locationFrames.append(frame)
+            case .thread: report.threads[report.threads.count - 1].frames.append(frame)
+            case .mutexCreation: mutexes[mutexes.count - 1].frames.append(frame)
+            case .sleep: sleepFrames?.append(frame)
+            case .stack:
+                if stacks.isEmpty { stacks.append([]) }
+                stacks[stacks.count - 1].append(frame)
+            case .none: break
+            }
+        }
+
+        /// A line that is not a frame (`trimmed`: without its indent): the section it opens, if any.
+        private mutating func openSection(_ trimmed: String) {
             if trimmed.hasPrefix("SUMMARY: ") {
                 report.summary = String(trimmed.dropFirst("SUMMARY: ".count))
                 section = .none
@@ -118,18 +151,18 @@ public enum TSanReportParser {
                 report.threads.append(
                     TSanReport.Access(
                         description: trimmed.trimmingSuffix(":").trimmingSuffix(" at"),
-                        isWrite: false, isPrevious: false, size: nil, thread: threadName(in: trimmed, after: "Thread "),
-                        frames: []))
+                        isWrite: false, isPrevious: false, size: nil,
+                        thread: TSanReportParser.threadName(in: trimmed, after: "Thread "), frames: []))
                 section = .thread
             } else if trimmed.hasPrefix("Mutex "), trimmed.hasSuffix(":"), trimmed.contains(" acquired ") {
-                report.accesses.append(mutexAcquisition(trimmed, previous: report.accesses.last))
+                report.accesses.append(TSanReportParser.mutexAcquisition(trimmed, previous: report.accesses.last))
                 section = .mutexAcquisition
             } else if trimmed.hasPrefix("Mutex "), trimmed.hasSuffix(" created at:") {
                 // A lock that the report's threads held or misused; not an access of its own.
                 mutexes.append(
                     TSanReport.Access(
                         description: trimmed.trimmingSuffix(" at:"), isWrite: false, isPrevious: false, size: nil,
-                        thread: nil, frames: [], mutex: mutexName(trimmed)))
+                        thread: nil, frames: [], mutex: TSanReportParser.mutexName(trimmed)))
                 section = .mutexCreation
             } else if trimmed.hasPrefix("As if synchronized via sleep") {
                 sleepFrames = []
@@ -141,17 +174,13 @@ public enum TSanReportParser {
                 report.signal = Int(trimmed.dropFirst("Signal ".count).prefix { $0.isNumber })
                 stacks.append([])
                 section = .stack
-            } else if let access = access(trimmed) {
+            } else if let access = TSanReportParser.access(trimmed) {
                 report.accesses.append(access)
                 section = .access
             } else if !trimmed.isEmpty {
                 section = .none
             }
         }
-        report.mutexes = mutexes.isEmpty ? nil : mutexes
-        report.sleepFrames = sleepFrames
-        report.stacks = stacks.isEmpty ? nil : stacks
-        return report
     }
 
     /// "ThreadSanitizer: thread T1  finished with ignores enabled, created at:" or
