@@ -169,7 +169,7 @@ public final class ChildLimits: Sendable {
 
     /// A group for one child: named now, made (with its limits) once the child is admitted
     /// (`takeSlot`), so the groups that exist are those of children admitted.
-    public func group() -> ChildGroup? {
+    public func group() -> ChildGroup {
         let name = "c\(counter.next())"
         return ChildGroup(
             pids: pidsFolder.appendingPathComponent(name, isDirectory: true),

@@ -30,12 +30,7 @@ final class VerdictBranchTests: XCTestCase {
         return outcome
     }
 
-    func clean() -> ScenarioOutcome {
-        var result = ScenarioOutcome()
-        result.iterationsRun = 3
-        result.tsanEnabled = true
-        return result
-    }
+    func clean() -> ScenarioOutcome { .cleanThreeIterations }
 
     func summaries(_ verdict: RunVerdict) -> [String] { verdict.detections.map(\.summary) }
 

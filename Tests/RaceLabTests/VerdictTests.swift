@@ -25,12 +25,7 @@ final class VerdictTests: XCTestCase {
         return outcome
     }
 
-    func cleanResult() -> ScenarioOutcome {
-        var result = ScenarioOutcome()
-        result.iterationsRun = 3
-        result.tsanEnabled = true
-        return result
-    }
+    func cleanResult() -> ScenarioOutcome { .cleanThreeIterations }
 
     func testCleanRun() {
         let verdict = VerdictBuilder.verdict(
