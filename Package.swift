@@ -2,12 +2,14 @@
 import Foundation
 import PackageDescription
 
-// The labs. Every folder in Labs/ with a Scenario.swift is one lab, built as three modules
-// (Swift 5 mode, because teaching code is racy on purpose):
+// The labs. Every folder in Labs/ with a Scenario.swift is one lab, built as four modules
+// (Swift 5 mode, because teaching code is racy on purpose, but for the Swift 6 fix):
 //   <Lab>           Scenario.swift + Broken*.swift: the story, the invariants, the naive code
 //   <Lab>Exercises  Exercise*.swift: the student's file. It may use LabKit and its lab's public
 //                   protocol, nothing of the harness (see Labs/README.md, "The trust boundary")
 //   <Lab>Solutions  Fixed*.swift: the reference fixes (left out of a student kit)
+//   <Lab>Swift6Solutions  FixedSwift6*.swift: the modern fix, in the Swift 6 language mode with
+//                   every warning an error, so the build itself proves Swift 6 accepts it
 // One module per file kind also lets every lab use the plain file names (a module cannot hold
 // two files of one name). The lesson (README.md) is read at run time, not compiled.
 let labsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Labs")
@@ -25,7 +27,7 @@ func labFiles(_ lab: String) -> [String] {
 /// One module of a lab, built from the files of its folder that `belongs` picks.
 func labTarget(
     _ lab: String, name: String, dependencies: [Target.Dependency], belongs: (String) -> Bool,
-    extraSettings: [SwiftSetting] = []
+    languageMode: SwiftLanguageMode = .v5, extraSettings: [SwiftSetting] = []
 ) -> Target? {
     let files = labFiles(lab)
     let sources = files.filter { $0.hasSuffix(".swift") && belongs($0) }
@@ -33,7 +35,7 @@ func labTarget(
     return .target(
         name: name, dependencies: dependencies, path: "Labs/\(lab)",
         exclude: files.filter { !sources.contains($0) }, sources: sources,
-        swiftSettings: [.swiftLanguageMode(.v5)] + extraSettings)
+        swiftSettings: [.swiftLanguageMode(languageMode)] + extraSettings)
 }
 
 // Code a student writes, and every answer written as one (reference fixes, the grading corpus),
@@ -60,7 +62,8 @@ let reducedSwift: [SwiftSetting] = withoutLinuxFacilities ? [.define("RACELAB_NO
 
 let isScenario: (String) -> Bool = { $0 == "Scenario.swift" || $0.hasPrefix("Broken") }
 let isExercise: (String) -> Bool = { $0.hasPrefix("Exercise") }
-let isSolution: (String) -> Bool = { $0.hasPrefix("Fixed") }
+let isSwift6Solution: (String) -> Bool = { $0.hasPrefix("FixedSwift6") }
+let isSolution: (String) -> Bool = { $0.hasPrefix("Fixed") && !isSwift6Solution($0) }
 
 // A learner's first build shows only what their own code says: the scenarios and the naive code
 // are racy on purpose, and what Swift 6 thinks of them and of the reference fixes is shown where
@@ -82,6 +85,12 @@ let solutionTargets = labNames.compactMap {
         $0, name: "\($0)Solutions", dependencies: ["LabKit", .target(name: $0)], belongs: isSolution,
         extraSettings: checksReferenceSafety ? memorySafe : quiet)
 }
+// Not quiet: a Swift 6 fix builds without a single warning (it is what the lesson holds up).
+let swift6SolutionTargets = labNames.compactMap {
+    labTarget(
+        $0, name: "\($0)Swift6Solutions", dependencies: ["LabKit", .target(name: $0)], belongs: isSwift6Solution,
+        languageMode: .v6, extraSettings: [.treatAllWarnings(as: .error)] + (checksReferenceSafety ? memorySafe : []))
+}
 
 // The reference solutions are registered outside the labs, in Sources/SolutionCatalog; a student
 // kit ships neither that folder nor any Fixed*.swift, and then builds without them.
@@ -94,7 +103,7 @@ let solutionCatalog: [Target] =
         .target(
             name: "SolutionCatalog",
             dependencies: ["LabKit"] + labNames.map { .target(name: $0) }
-                + solutionTargets.map { .target(name: $0.name) })
+                + (solutionTargets + swift6SolutionTargets).map { .target(name: $0.name) })
     ]
     : []
 let solutionDependency: [Target.Dependency] = shipsSolutions ? ["SolutionCatalog"] : []
@@ -174,7 +183,7 @@ let package = Package(
         // `racelab stress`'s preemption, loaded into the user's program (LD_PRELOAD).
         .library(name: "RaceLabStressPreload", type: .dynamic, targets: ["CRaceLabStressPreload"])
     ],
-    targets: scenarioTargets + exerciseTargets + solutionTargets + solutionCatalog + corpusTargets + corpusCatalog + [
+    targets: scenarioTargets + exerciseTargets + solutionTargets + swift6SolutionTargets + solutionCatalog + corpusTargets + corpusCatalog + [
         // Tiny C layer: state that lab threads share with the harness without TSan seeing it as
         // synchronisation (so checkpoints never hide a lab's race), TSan hooks, process spawning.
         .target(name: "CRaceLabSupport", cSettings: reducedC),

@@ -26,7 +26,6 @@ extension AtomicPropertyLab {
     public static var solutions: [LabVariant<AtomicPropertyProgress, AtomicPropertyController>] {
         [
             LabVariant(.fixed) { AtomicPropertyFixed(progress: $0) },
-            LabVariant(.fixed, name: "fixed-atomic") { AtomicPropertyFixedAtomic(progress: $0) },
         ]
     }
 }

@@ -9,7 +9,7 @@ public struct CompilerCheckOutcome: Encodable, Sendable {
     /// even in Swift 5 mode).
     public struct Unchecked: Codable, Sendable, Equatable {
         public let lab: String
-        public let part: VariantKind
+        public let part: LabPart
         public let reason: String
     }
 

@@ -15,7 +15,7 @@ public struct CompilerCheckResult: Codable, Sendable, Equatable {
     }
 
     public var lab: String
-    public var part: VariantKind
+    public var part: LabPart
     /// The files compiled, as the package names them ("Labs/ListAdder/Broken.swift").
     public var files: [String]
     /// `LabModuleSources.digest` when measured: the result stands while it is unchanged.
@@ -39,7 +39,7 @@ public struct CompilerCheckResult: Codable, Sendable, Equatable {
     public static let keptDiagnostics = 20
 
     public init(
-        lab: String, part: VariantKind, files: [String], sourceDigest: String, compiler: String, measuredAt: String,
+        lab: String, part: LabPart, files: [String], sourceDigest: String, compiler: String, measuredAt: String,
         status: Status, errors: Int, newWarnings: Int, diagnostics: [CompilerDiagnostic]
     ) {
         self.lab = lab

@@ -5,13 +5,13 @@ import LabKit
 /// those it was measured on, and otherwise "not measured" with the reason. Never a guess.
 public struct CompilerFinding: Codable, Sendable, Equatable {
     public var lab: String
-    public var part: VariantKind
+    public var part: LabPart
     /// nil: not measured for the sources as they are now.
     public var result: CompilerCheckResult?
     /// Why there is no result ("sources changed since it was measured").
     public var notMeasured: String?
 
-    public init(lab: String, part: VariantKind, result: CompilerCheckResult?, notMeasured: String? = nil) {
+    public init(lab: String, part: LabPart, result: CompilerCheckResult?, notMeasured: String? = nil) {
         self.lab = lab
         self.part = part
         self.result = result
@@ -61,7 +61,8 @@ public struct CompilerFinding: Codable, Sendable, Equatable {
 
 extension Array where Element == CompilerFinding {
     /// The finding for a row of the outcome table (a corpus variant has none).
-    public func finding(lab: String, kind: VariantKind) -> CompilerFinding? {
-        first { $0.lab == lab && $0.part == kind }
+    public func finding(lab: String, part: LabPart?) -> CompilerFinding? {
+        guard let part else { return nil }
+        return first { $0.lab == lab && $0.part == part }
     }
 }

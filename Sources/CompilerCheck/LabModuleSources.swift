@@ -5,26 +5,26 @@ import RaceLabHarness
 /// The files of one lab that one Swift 6 check compiles, as Package.swift groups them:
 ///   broken    Broken*.swift    (in the build, module <Folder> with Scenario.swift)
 ///   exercise  Exercise*.swift  (module <Folder>Exercises)
-///   fixed     Fixed*.swift     (module <Folder>Solutions)
+///   fixed     Fixed*.swift     (module <Folder>Solutions), but for:
+///   swift6    FixedSwift6*.swift  (module <Folder>Swift6Solutions, built in Swift 6 mode)
 /// Each is compiled as a module of its own against the lab module <Folder> as built (Swift 5
 /// mode): the lesson is in these files, while Scenario.swift is the harness's side of the lab.
 public struct LabModuleSources: Sendable, Equatable {
     public let lab: String
-    public let part: VariantKind
+    public let part: LabPart
     /// The lab's folder (`Labs/<Folder>`); its name is the lab module's name.
     public let folder: URL
     /// The part's file names, sorted.
     public let files: [String]
 
     /// The parts a lab can be checked in.
-    public static let parts: [VariantKind] = [.broken, .exercise, .fixed]
+    public static let parts: [LabPart] = LabPart.allCases
 
     /// nil when `part` is not one of `parts` or the folder holds no file of it.
-    public init?(lab: String, folder: URL, part: VariantKind) {
+    public init?(lab: String, folder: URL, part: LabPart) {
         guard Self.parts.contains(part) else { return nil }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        let prefix = Self.filePrefix(part)
-        let files = names.filter { $0.hasPrefix(prefix) && $0.hasSuffix(".swift") }.sorted()
+        let files = names.filter { Self.belongs($0, to: part) }.sorted()
         guard !files.isEmpty else { return nil }
         self.lab = lab
         self.part = part
@@ -32,15 +32,18 @@ public struct LabModuleSources: Sendable, Equatable {
         self.files = files
     }
 
-    public init?(_ lab: Lab, part: VariantKind) {
+    public init?(_ lab: Lab, part: LabPart) {
         self.init(lab: lab.id, folder: lab.info.folder, part: part)
     }
 
-    static func filePrefix(_ part: VariantKind) -> String {
+    /// Whether a file of the lab folder is one of `part`'s, as Package.swift sorts them.
+    static func belongs(_ name: String, to part: LabPart) -> Bool {
+        guard name.hasSuffix(".swift") else { return false }
         switch part {
-        case .broken: "Broken"
-        case .exercise: "Exercise"
-        default: "Fixed"
+        case .broken: return name.hasPrefix("Broken")
+        case .exercise: return name.hasPrefix("Exercise")
+        case .fixed: return name.hasPrefix("Fixed") && !name.hasPrefix("FixedSwift6")
+        case .swift6: return name.hasPrefix("FixedSwift6")
         }
     }
 
@@ -52,7 +55,8 @@ public struct LabModuleSources: Sendable, Equatable {
         switch part {
         case .broken: labModule + "Broken"
         case .exercise: labModule + "Exercises"
-        default: labModule + "Solutions"
+        case .fixed: labModule + "Solutions"
+        case .swift6: labModule + "Swift6Solutions"
         }
     }
 

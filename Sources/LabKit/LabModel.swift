@@ -16,6 +16,11 @@ public enum VariantKind: String, Codable, Sendable, CaseIterable {
     public var isCorpus: Bool { self == .validFix || self == .wrongFix }
 }
 
+/// The Swift language mode a variant's module is built in.
+public enum LanguageMode: String, Codable, Sendable {
+    case swift5, swift6
+}
+
 public enum Expectation: String, Codable, Sendable {
     case detected, clean
 }

@@ -6,10 +6,21 @@ public struct Lab: Codable, Sendable, Equatable {
     public struct Variant: Codable, Sendable, Hashable {
         public let kind: VariantKind
         public let name: String
+        /// The language mode its code is built in: a lab's Swift 6 fix (FixedSwift6*.swift) is
+        /// in Swift 6 mode; everything else in Swift 5 mode.
+        public let languageMode: LanguageMode
 
-        public init(kind: VariantKind, name: String) {
+        public init(kind: VariantKind, name: String, languageMode: LanguageMode = .swift5) {
             self.kind = kind
             self.name = name
+            self.languageMode = languageMode
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            kind = try container.decode(VariantKind.self, forKey: .kind)
+            name = try container.decode(String.self, forKey: .name)
+            languageMode = try container.decodeIfPresent(LanguageMode.self, forKey: .languageMode) ?? .swift5
         }
     }
 

@@ -46,15 +46,20 @@ public struct LabSolutions: @unchecked Sendable {
     let variants: [Lab.Variant]
     let players: [String: (ScenarioRun) -> Void]
 
+    /// `swift6`: the fixes of the lab's Swift 6 module (FixedSwift6*.swift), built in that mode.
     public init<Scenario: LabScenario>(
-        _ scenario: Scenario.Type, _ solutions: [LabVariant<Scenario.Environment, Scenario.Subject>]
+        _ scenario: Scenario.Type, _ solutions: [LabVariant<Scenario.Environment, Scenario.Subject>],
+        swift6: [LabVariant<Scenario.Environment, Scenario.Subject>] = []
     ) {
         precondition(
             solutions.allSatisfy { $0.kind == .fixed || $0.kind.isCorpus },
             "\(scenario.info.id): solutions must be fixed variants or corpus fixes")
+        precondition(swift6.allSatisfy { $0.kind == .fixed }, "\(scenario.info.id): a Swift 6 fix is a fixed variant")
         labID = scenario.info.id
-        variants = solutions.map { Lab.Variant(kind: $0.kind, name: $0.name) }
-        players = PlayableLab.players(scenario, solutions)
+        variants =
+            solutions.map { Lab.Variant(kind: $0.kind, name: $0.name) }
+            + swift6.map { Lab.Variant(kind: $0.kind, name: $0.name, languageMode: .swift6) }
+        players = PlayableLab.players(scenario, solutions + swift6)
     }
 }
 

@@ -147,7 +147,8 @@ public enum LabRunner {
                     }.compactMap { verdicts[$0] })
             }
             return VariantOutcome(
-                lab: item.lab.id, variant: item.variant.name, kind: item.variant.kind, mode: item.mode, runs: runs)
+                lab: item.lab.id, variant: item.variant.name, kind: item.variant.kind, mode: item.mode, runs: runs,
+                languageMode: item.variant.languageMode)
         }
     }
 

@@ -8,11 +8,17 @@ public struct VariantOutcome: Codable, Sendable {
     public var mode: RunMode
     public var expectation: Expectation
     public var runs: [RunVerdict]
+    /// `.swift6` for a lab's Swift 6 fix; nil (Swift 5 mode) for every other variant.
+    public var languageMode: LanguageMode?
 
-    public init(lab: String, variant: String, kind: VariantKind, mode: RunMode, runs: [RunVerdict]) {
+    public init(
+        lab: String, variant: String, kind: VariantKind, mode: RunMode, runs: [RunVerdict],
+        languageMode: LanguageMode = .swift5
+    ) {
         self.lab = lab
         self.variant = variant
         self.kind = kind
+        self.languageMode = languageMode == .swift5 ? nil : languageMode
         self.mode = mode
         self.expectation = kind.expectation
         self.runs = runs

@@ -8,7 +8,7 @@ extension Array where Element == CompilerFinding {
     func inOrder(of outcomes: [VariantOutcome]) -> [CompilerFinding] {
         var shown: [CompilerFinding] = []
         for outcome in outcomes {
-            guard let finding = finding(lab: outcome.lab, kind: outcome.kind),
+            guard let finding = finding(lab: outcome.lab, part: outcome.labPart),
                 !shown.contains(where: { $0.lab == finding.lab && $0.part == finding.part })
             else { continue }
             shown.append(finding)

@@ -65,7 +65,7 @@ public enum HTMLReporter {
                 "<tr class=\(outcome.met ? "met" : "unmet")><td>\(escape(outcome.lab))</td><td>\(escape(outcome.variant))</td>"
                     + "<td>\(outcome.mode.rawValue)</td><td>\(verdict)</td>"
                     + Detector.allCases.map { "<td>\(outcome.count($0))/\(total)</td>" }.joined()
-                    + (compiler.map { compilerCell($0.finding(lab: outcome.lab, kind: outcome.kind)) } ?? "")
+                    + (compiler.map { compilerCell($0.finding(lab: outcome.lab, part: outcome.labPart)) } ?? "")
                     + "<td>\(outcome.expectation.rawValue)</td><td>\(outcome.met ? "yes" : "NO")</td></tr>")
         }
         rows.append("</table>")

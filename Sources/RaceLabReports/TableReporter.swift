@@ -33,7 +33,7 @@ public struct TableReporter {
                 "\(outcome.count(.crash))/\(total)", "\(outcome.count(.hang))/\(total)",
                 outcome.expectation.rawValue, outcome.met ? "yes" : "NO"
             ]
-            if let compiler { row.insert(compiler.finding(lab: outcome.lab, kind: outcome.kind)?.cell ?? "-", at: 8) }
+            if let compiler { row.insert(compiler.finding(lab: outcome.lab, part: outcome.labPart)?.cell ?? "-", at: 8) }
             rows.append(row)
         }
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
@@ -67,7 +67,7 @@ public struct TableReporter {
         for finding in shown {
             lines.append(
                 "  " + finding.lab.padding(toLength: labWidth, withPad: " ", startingAt: 0) + "  "
-                    + finding.part.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0) + "  " + finding.detail)
+                    + finding.part.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0) + "  " + finding.detail)
             if let note = finding.result?.scenarioNote {
                 lines.append(String(repeating: " ", count: labWidth + 14) + note)
             }

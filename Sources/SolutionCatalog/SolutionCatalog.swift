@@ -6,6 +6,7 @@ import AsyncOperation
 import AsyncOperationSolutions
 import AtomicProperty
 import AtomicPropertySolutions
+import AtomicPropertySwift6Solutions
 import Cancellation
 import CancellationSolutions
 import CheckThenAct
@@ -54,7 +55,7 @@ public let solutionCatalog: [LabSolutions] = [
     LabSolutions(CancellationLab.self, CancellationLab.solutions),
     LabSolutions(OffMainDeallocLab.self, OffMainDeallocLab.solutions),
     LabSolutions(CheckThenActLab.self, CheckThenActLab.solutions),
-    LabSolutions(AtomicPropertyLab.self, AtomicPropertyLab.solutions),
+    LabSolutions(AtomicPropertyLab.self, AtomicPropertyLab.solutions, swift6: AtomicPropertyLab.swift6Solutions),
     LabSolutions(ConcurrentPerformLab.self, ConcurrentPerformLab.solutions),
     LabSolutions(OnceOnlyInitLab.self, OnceOnlyInitLab.solutions),
     LabSolutions(ReaderWriterLab.self, ReaderWriterLab.solutions),

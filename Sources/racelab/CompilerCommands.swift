@@ -78,7 +78,7 @@ extension RaceLabCommandLine {
         for (sources, result) in zip(parts, results) {
             if sources.lab != lastLab { print(sources.lab) }
             lastLab = sources.lab
-            let label = "  " + sources.part.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0) + "  "
+            let label = "  " + sources.part.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0) + "  "
             switch result {
             case .success(let result):
                 print(label + result.summary)

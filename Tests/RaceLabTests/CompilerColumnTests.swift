@@ -54,10 +54,10 @@ final class CompilerColumnTests: XCTestCase {
             table.contains("COMPILER: the same code in Swift 6 language mode (racelab compiler-check, Swift 6.3.1):"),
             table)
         XCTAssertTrue(
-            table.contains("  list-adder  broken    rejected, 1 error: Broken.swift:37: capture of 'self'"), table)
+            table.contains("  list-adder  broken        rejected, 1 error: Broken.swift:37: capture of 'self'"), table)
         XCTAssertTrue(
             table.contains(
-                "  list-adder  fixed     not measured (racelab compiler-check): Scenario.swift or Fixed.swift changed since it was measured"
+                "  list-adder  fixed         not measured (racelab compiler-check): Scenario.swift or Fixed.swift changed since it was measured"
             ), table)
         XCTAssertFalse(
             TableReporter(colour: false).render(outcomes).contains("COMPILER"), "no findings given, no column")

@@ -13,14 +13,14 @@ final class CompilerVerdictTests: XCTestCase {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-compiler-\(UUID().uuidString)")
         let lab = root.appendingPathComponent("Labs/Mandelbrot")
         try FileManager.default.createDirectory(at: lab, withIntermediateDirectories: true)
-        for name in ["Scenario.swift", "Broken.swift", "Exercise.swift", "Fixed.swift", "FixedGCD.swift", "README.md"] {
+        for name in ["Scenario.swift", "Broken.swift", "Exercise.swift", "Fixed.swift", "FixedGCD.swift", "FixedSwift6.swift", "README.md"] {
             try Data("// \(name)\n".utf8).write(to: lab.appendingPathComponent(name))
         }
     }
 
     override func tearDownWithError() throws { try FileManager.default.removeItem(at: root) }
 
-    func sources(_ part: VariantKind) throws -> LabModuleSources {
+    func sources(_ part: LabPart) throws -> LabModuleSources {
         try XCTUnwrap(
             LabModuleSources(lab: "mandelbrot", folder: root.appendingPathComponent("Labs/Mandelbrot"), part: part))
     }
@@ -29,7 +29,7 @@ final class CompilerVerdictTests: XCTestCase {
         DiagnosticParser.parse(try Fixture.text(name).replacingOccurrences(of: "/work/racelab", with: root.path))
     }
 
-    func judge(_ part: VariantKind, swift5: (Int32, [CompilerDiagnostic]), swift6: (Int32, [CompilerDiagnostic])) throws
+    func judge(_ part: LabPart, swift5: (Int32, [CompilerDiagnostic]), swift6: (Int32, [CompilerDiagnostic])) throws
         -> CompilerCheckResult
     {
         let sources = try sources(part)
@@ -43,13 +43,18 @@ final class CompilerVerdictTests: XCTestCase {
         XCTAssertEqual(fixed.files, ["Fixed.swift", "FixedGCD.swift"])
         XCTAssertEqual(fixed.moduleName, "MandelbrotSolutions")
         XCTAssertEqual(fixed.relativePaths, ["Labs/Mandelbrot/Fixed.swift", "Labs/Mandelbrot/FixedGCD.swift"])
+        // The Swift 6 fix is a module of its own (Swift 6 mode), not one of the fixes' files.
+        let swift6 = try sources(.swift6)
+        XCTAssertEqual(swift6.files, ["FixedSwift6.swift"])
+        XCTAssertEqual(swift6.moduleName, "MandelbrotSwift6Solutions")
         XCTAssertEqual(try sources(.broken).moduleName, "MandelbrotBroken", "never the lab module, which it imports")
         XCTAssertEqual(
             try sources(.broken).moduleArguments, ["-Xfrontend", "-import-module", "-Xfrontend", "Mandelbrot"])
         XCTAssertEqual(try sources(.exercise).moduleArguments, ["-enable-upcoming-feature", "MemberImportVisibility"])
-        XCTAssertNil(
-            LabModuleSources(lab: "mandelbrot", folder: root.appendingPathComponent("Labs/Mandelbrot"), part: .validFix)
-        )
+        // A row's part: a grading-corpus fix has none; a fix built in Swift 6 mode is the Swift 6 part.
+        XCTAssertNil(LabPart(Lab.Variant(kind: .validFix, name: "valid-lock")))
+        XCTAssertEqual(LabPart(Lab.Variant(kind: .fixed, name: "fixed")), .fixed)
+        XCTAssertEqual(LabPart(Lab.Variant(kind: .fixed, name: "fixed-actor", languageMode: .swift6)), .swift6)
     }
 
     func testRejectedWithNewWarning() throws {

@@ -106,13 +106,13 @@ final class StudentKitTests: XCTestCase {
     /// Grading/compiler.json ships without what Swift 6 said of the reference fixes.
     func testKitCompilerResultsLeaveTheFixesOut() throws {
         let root = try makePackage()
-        func result(_ part: VariantKind) -> CompilerCheckResult {
+        func result(_ part: LabPart) -> CompilerCheckResult {
             CompilerCheckResult(
                 lab: "alpha", part: part, files: [], sourceDigest: "d", compiler: "Swift version 6.3.1",
                 measuredAt: "now",
                 status: .accepted, errors: 0, newWarnings: 0, diagnostics: [])
         }
-        try CompilerFile(results: [result(.broken), result(.exercise), result(.fixed)]).write(packageAt: root)
+        try CompilerFile(results: [result(.broken), result(.exercise), result(.fixed), result(.swift6)]).write(packageAt: root)
         let kit = scratch.appendingPathComponent("kit")
         let summary = try StudentKit.export(from: root, to: kit)
         XCTAssertEqual(CompilerFile.read(packageAt: kit)?.results.map(\.part), [.broken, .exercise])

@@ -2,12 +2,12 @@ import LabKit
 import AtomicProperty
 import Synchronization
 
-/// The same fix in Swift 6 terms, without a lock: the count is an `Atomic`, and an update is a
+/// The same fix in Swift 6 terms (this file is built in the Swift 6 language mode), without a lock: the count is an `Atomic`, and an update is a
 /// compare-and-exchange that lands only if the count is still the one the work started from.
 /// If another download got in first, the exchange fails, hands back the newer count, and this
 /// download does its work again from there. Nothing waits; a lost race costs a retry, not an
 /// update. The class is `Sendable`, and Swift 6 accepts it: every stored property is.
-final class AtomicPropertyFixedAtomic: AtomicPropertyController, Sendable {
+final class AtomicPropertyFixedSwift6: AtomicPropertyController, Sendable {
     private let progress: AtomicPropertyProgress
     private let count = Atomic<Int>(0)
 
@@ -28,5 +28,12 @@ final class AtomicPropertyFixedAtomic: AtomicPropertyController, Sendable {
             if exchanged { return }
             seen = current
         }
+    }
+}
+
+extension AtomicPropertyLab {
+    /// Registered in Sources/SolutionCatalog with the lab's other fixes.
+    public static var swift6Solutions: [LabVariant<AtomicPropertyProgress, AtomicPropertyController>] {
+        [LabVariant(.fixed, name: "fixed-atomic") { AtomicPropertyFixedSwift6(progress: $0) }]
     }
 }
