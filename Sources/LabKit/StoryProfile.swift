@@ -8,23 +8,8 @@ public struct StoryProfile: Codable, Sendable, Equatable {
     /// The driver's start and end, in nanoseconds of the monotonic clock.
     public var beganAtNanoseconds: Int64 = 0
     public var endedAtNanoseconds: Int64 = 0
-    /// The main thread's time in quiet looks (`LabQuiet`), and how many it took.
-    public var quietSeconds = 0.0
-    public var quietLooks = 0
-    /// The main thread's time in the story's own waits (`StoryWait`, the outermost only), the
-    /// quiet looks inside them left out (counted above), and how many.
-    public var waitSeconds = 0.0
-    public var waits = 0
-    /// Thread-seconds lab threads spent held by the harness: the holds that wait for the story
-    /// (end, strong reference, late start), `ThreadHold`'s holds, and pauses at armed checkpoints.
-    public var storyHoldSeconds = 0.0
-    public var threadHoldSeconds = 0.0
-    public var checkpointPauseSeconds = 0.0
-    /// Thread-seconds lab threads slept for the stress pass: at checkpoints (its delays), and in
-    /// the preemption's handler; and the preemption signals sent.
-    public var checkpointSleepSeconds = 0.0
-    public var preemptionSleepSeconds = 0.0
-    public var preemptions = 0
+    /// What the harness's own looks, waits, holds and sleeps took inside the story.
+    public var harness = HarnessTime()
 
     public init() {}
 
@@ -50,17 +35,38 @@ extension StoryProfile {
             var profile = StoryProfile()
             profile.beganAtNanoseconds = began
             profile.endedAtNanoseconds = rl_monotonic_ns()
-            profile.quietSeconds = seconds(RL_SPENT_QUIET_LOOKS)
-            profile.quietLooks = count(RL_SPENT_QUIET_LOOKS)
-            profile.waitSeconds = seconds(RL_SPENT_STORY_WAITS)
-            profile.waits = count(RL_SPENT_STORY_WAITS)
-            profile.storyHoldSeconds = seconds(RL_SPENT_STORY_HOLDS)
-            profile.threadHoldSeconds = seconds(RL_SPENT_THREAD_HOLDS)
-            profile.checkpointPauseSeconds = seconds(RL_SPENT_CHECKPOINT_PAUSES)
-            profile.checkpointSleepSeconds = seconds(RL_SPENT_CHECKPOINT_SLEEPS)
-            profile.preemptionSleepSeconds = seconds(RL_SPENT_PREEMPTION_SLEEPS)
-            profile.preemptions = Int(rl_preemption_signals_sent() - signals)
+            profile.harness.quietSeconds = seconds(RL_SPENT_QUIET_LOOKS)
+            profile.harness.quietLooks = count(RL_SPENT_QUIET_LOOKS)
+            profile.harness.waitSeconds = seconds(RL_SPENT_STORY_WAITS)
+            profile.harness.waits = count(RL_SPENT_STORY_WAITS)
+            profile.harness.storyHoldSeconds = seconds(RL_SPENT_STORY_HOLDS)
+            profile.harness.threadHoldSeconds = seconds(RL_SPENT_THREAD_HOLDS)
+            profile.harness.checkpointPauseSeconds = seconds(RL_SPENT_CHECKPOINT_PAUSES)
+            profile.harness.checkpointSleepSeconds = seconds(RL_SPENT_CHECKPOINT_SLEEPS)
+            profile.harness.preemptionSleepSeconds = seconds(RL_SPENT_PREEMPTION_SLEEPS)
+            profile.harness.preemptions = Int(rl_preemption_signals_sent() - signals)
             return profile
         }
+    }
+}
+
+/// In JSON, `harness`'s figures sit beside the profile's own (`HarnessTime` says why).
+extension StoryProfile {
+    enum CodingKeys: String, CodingKey {
+        case beganAtNanoseconds, endedAtNanoseconds
+    }
+
+    public init(from decoder: Decoder) throws {
+        let values = try decoder.container(keyedBy: CodingKeys.self)
+        beganAtNanoseconds = try values.decode(Int64.self, forKey: .beganAtNanoseconds)
+        endedAtNanoseconds = try values.decode(Int64.self, forKey: .endedAtNanoseconds)
+        harness = try HarnessTime(from: decoder)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var values = encoder.container(keyedBy: CodingKeys.self)
+        try values.encode(beganAtNanoseconds, forKey: .beganAtNanoseconds)
+        try values.encode(endedAtNanoseconds, forKey: .endedAtNanoseconds)
+        try harness.encode(to: encoder)
     }
 }

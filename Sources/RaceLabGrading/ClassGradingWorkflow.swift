@@ -23,85 +23,108 @@ public struct ClassGradingWorkflow: Sendable {
     /// The racelab the kit's set-up built (the folder depends on the build system: asked, not assumed).
     static let racelab = "\"$(swift build --sanitize=thread --show-bin-path)/racelab\""
 
-    /// Long: one YAML document, kept whole to read as GitHub Actions reads it.
+    /// The workflow: what it is for (comments at the top), when it runs and with what, then its two
+    /// jobs. In parts, each as GitHub Actions reads it; the jobs indented under `jobs:` in their own.
     public var yaml: String {
-        let count = runners
-        let shard = "${{ matrix.shard }}"
-        return """
-            # RaceLab: grade a whole class on \(count) runners at once (written by racelab export).
-            # For the instructor's grading repository, not the students': copy this file to
-            # .github/workflows/grade-class.yml in a repository that holds this kit and, in submissions/,
-            # one folder per student (their copy of the kit, without its .git folder). Run it from the
-            # Actions tab ("Run workflow"). Runner K of \(count) grades the students at places K, K+\(count),
-            # K+\(2 * count)... in name order (racelab grade-all --shard K/\(count)); the last job puts the
-            # shards together (racelab grade-merge): one summary.csv and every report, in the artifact
-            # "grades". Every shard grades with the same seed: the one you give, or this run's id.
-            # More or fewer runners: racelab export DIR --runners N writes this file for N.
-            name: RaceLab class grading
-            on:
-              workflow_dispatch:
-                inputs:
-                  seed:
-                    description: "Base seed, the same for every shard (empty: this run's id)"
-                    required: false
-                    default: ""
-            permissions:
-              contents: read
-            env:
-              SEED: ${{ inputs.seed || github.run_id }}
-            jobs:
-              grade:
-                name: grade shard \(shard)/\(count)
-                runs-on: ubuntu-22.04
-                timeout-minutes: 360
-                strategy:
-                  fail-fast: false
-                  matrix:
-                    shard: [\((1...count).map(String.init).joined(separator: ", "))]
-                steps:
-                  - uses: actions/checkout@v4
-                  - name: Install Swift and build RaceLab
-                    run: \(ClassroomWorkflow.setupCommand)
-                  - name: Grade shard \(shard) of \(count)
-                    run: >-
-                      \(Self.racelab) grade-all submissions --kit .
-                      --shard \(shard)/\(count) --seed "$SEED" --output grades-shard-\(shard)
-                  - name: Upload shard \(shard)'s grades
-                    if: always()
-                    uses: actions/upload-artifact@v4
-                    with:
-                      name: grades-shard-\(shard)
-                      path: grades-shard-\(shard)
-                      if-no-files-found: error
-                      # A re-run of a failed shard replaces what its first attempt uploaded.
-                      overwrite: true
-              merge:
-                name: merge the shards
-                needs: grade
-                # Also when a shard failed: grade-merge then names the shard that is missing.
-                if: ${{ !cancelled() }}
-                runs-on: ubuntu-22.04
-                timeout-minutes: 90
-                steps:
-                  - uses: actions/checkout@v4
-                  - name: Install Swift and build RaceLab
-                    run: \(ClassroomWorkflow.setupCommand)
-                  - name: Download every shard's grades
-                    uses: actions/download-artifact@v4
-                    with:
-                      pattern: grades-shard-*
-                      path: shards
-                  - name: Merge the shards
-                    run: |
-                      \(Self.racelab) grade-merge shards/grades-shard-* --output grades
-                  - name: Upload the class's grades
-                    if: always()
-                    uses: actions/upload-artifact@v4
-                    with:
-                      name: grades
-                      path: grades
-                      overwrite: true
+        [explanation, settings, "jobs:", gradeJob, mergeJob].joined(separator: "\n") + "\n"
+    }
 
-            """
+    /// The shard of the matrix job that runs, as a GitHub Actions expression.
+    private static let shard = "${{ matrix.shard }}"
+
+    /// What the file is for and how to use it, as comments.
+    private var explanation: String {
+        """
+        # RaceLab: grade a whole class on \(runners) runners at once (written by racelab export).
+        # For the instructor's grading repository, not the students': copy this file to
+        # .github/workflows/grade-class.yml in a repository that holds this kit and, in submissions/,
+        # one folder per student (their copy of the kit, without its .git folder). Run it from the
+        # Actions tab ("Run workflow"). Runner K of \(runners) grades the students at places K, K+\(runners),
+        # K+\(2 * runners)... in name order (racelab grade-all --shard K/\(runners)); the last job puts the
+        # shards together (racelab grade-merge): one summary.csv and every report, in the artifact
+        # "grades". Every shard grades with the same seed: the one you give, or this run's id.
+        # More or fewer runners: racelab export DIR --runners N writes this file for N.
+        """
+    }
+
+    /// Its name, its trigger (by hand, with a seed), its permissions and the seed for every shard.
+    private var settings: String {
+        """
+        name: RaceLab class grading
+        on:
+          workflow_dispatch:
+            inputs:
+              seed:
+                description: "Base seed, the same for every shard (empty: this run's id)"
+                required: false
+                default: ""
+        permissions:
+          contents: read
+        env:
+          SEED: ${{ inputs.seed || github.run_id }}
+        """
+    }
+
+    /// One job per shard: grade the shard's students, upload its folder.
+    private var gradeJob: String {
+        """
+          grade:
+            name: grade shard \(Self.shard)/\(runners)
+            runs-on: ubuntu-22.04
+            timeout-minutes: 360
+            strategy:
+              fail-fast: false
+              matrix:
+                shard: [\((1...runners).map(String.init).joined(separator: ", "))]
+            steps:
+              - uses: actions/checkout@v4
+              - name: Install Swift and build RaceLab
+                run: \(ClassroomWorkflow.setupCommand)
+              - name: Grade shard \(Self.shard) of \(runners)
+                run: >-
+                  \(Self.racelab) grade-all submissions --kit .
+                  --shard \(Self.shard)/\(runners) --seed "$SEED" --output grades-shard-\(Self.shard)
+              - name: Upload shard \(Self.shard)'s grades
+                if: always()
+                uses: actions/upload-artifact@v4
+                with:
+                  name: grades-shard-\(Self.shard)
+                  path: grades-shard-\(Self.shard)
+                  if-no-files-found: error
+                  # A re-run of a failed shard replaces what its first attempt uploaded.
+                  overwrite: true
+        """
+    }
+
+    /// After the shards (also when one failed): download their folders, merge them, upload the class's grades.
+    private var mergeJob: String {
+        """
+          merge:
+            name: merge the shards
+            needs: grade
+            # Also when a shard failed: grade-merge then names the shard that is missing.
+            if: ${{ !cancelled() }}
+            runs-on: ubuntu-22.04
+            timeout-minutes: 90
+            steps:
+              - uses: actions/checkout@v4
+              - name: Install Swift and build RaceLab
+                run: \(ClassroomWorkflow.setupCommand)
+              - name: Download every shard's grades
+                uses: actions/download-artifact@v4
+                with:
+                  pattern: grades-shard-*
+                  path: shards
+              - name: Merge the shards
+                run: |
+                  \(Self.racelab) grade-merge shards/grades-shard-* --output grades
+              - name: Upload the class's grades
+                if: always()
+                uses: actions/upload-artifact@v4
+                with:
+                  name: grades
+                  path: grades
+                  overwrite: true
+        """
     }
 }

@@ -147,7 +147,7 @@ public enum ExerciseAPI {
     /// `@_spi(LabAuthoring)` and so not even visible to an exercise's compiler).
     public static let harnessOnlyLabKit: Set<String> = [
         "Checkpoint", "DeallocationLog", "MainThreadChecker", "ScenarioDriver", "ScenarioRun", "ScenarioPlan",
-        "ScenarioOutcome", "StoryProfile",
+        "ScenarioOutcome", "StoryProfile", "HarnessTime",
         "ScriptedPause", "TraceFile", "TraceRecorder", "ThreadHold", "SlowWork", "PlayableLab",
         "PlayableLabRegistry", "ExplorationPoint", "ExplorationShard", "LabSolutions"
     ]

@@ -21,30 +21,14 @@ public struct RunProfile: Codable, Sendable, Equatable {
     public var storySeconds = 0.0
     /// From the story's end until the child was reaped: the result, the exit, TSan's at-exit work.
     public var endSeconds = 0.0
-    /// Inside the story, on the main thread: quiet looks, and the story's own waits (their quiet
-    /// looks left out), with how many of each.
-    public var quietSeconds = 0.0
-    public var quietLooks = 0
-    public var waitSeconds = 0.0
-    public var waits = 0
-    /// Thread-seconds of lab threads held by the harness: holds that wait for the story,
-    /// `ThreadHold`'s holds, pauses at armed checkpoints.
-    public var storyHoldSeconds = 0.0
-    public var threadHoldSeconds = 0.0
-    public var checkpointPauseSeconds = 0.0
-    /// Thread-seconds of lab threads asleep for the stress pass: its delays at checkpoints, and
-    /// in the preemption's handler; and the preemption signals sent.
-    public var checkpointSleepSeconds = 0.0
-    public var preemptionSleepSeconds = 0.0
-    public var preemptions = 0
+    /// Inside the story: the harness's own looks, waits, holds and sleeps (the children's, added up).
+    public var harness = HarnessTime()
 
     public init() {}
 
     /// The story's time on the main thread in neither quiet looks nor waits: the lab's own work
     /// and the story's actions.
-    public var otherSeconds: Double { storySeconds - quietSeconds - waitSeconds }
-    public var heldThreadSeconds: Double { storyHoldSeconds + threadHoldSeconds + checkpointPauseSeconds }
-    public var sleptThreadSeconds: Double { checkpointSleepSeconds + preemptionSleepSeconds }
+    public var otherSeconds: Double { storySeconds - harness.quietSeconds - harness.waitSeconds }
 
     /// One child's profile; nil for a child that never started.
     public init?(_ child: ChildOutcome) {
@@ -64,16 +48,7 @@ public struct RunProfile: Codable, Sendable, Equatable {
             startSeconds = seconds(spawned, story.beganAtNanoseconds)
             storySeconds = story.storySeconds
             endSeconds = seconds(story.endedAtNanoseconds, reaped)
-            quietSeconds = story.quietSeconds
-            quietLooks = story.quietLooks
-            waitSeconds = story.waitSeconds
-            waits = story.waits
-            storyHoldSeconds = story.storyHoldSeconds
-            threadHoldSeconds = story.threadHoldSeconds
-            checkpointPauseSeconds = story.checkpointPauseSeconds
-            checkpointSleepSeconds = story.checkpointSleepSeconds
-            preemptionSleepSeconds = story.preemptionSleepSeconds
-            preemptions = story.preemptions
+            harness = story.harness
         } else {
             childrenWithoutStory = 1
             let firstBeat = min(max(clock.firstHeartbeatAtNanoseconds ?? reaped, spawned), reaped)
@@ -92,21 +67,43 @@ public struct RunProfile: Codable, Sendable, Equatable {
         sum.startSeconds += right.startSeconds
         sum.storySeconds += right.storySeconds
         sum.endSeconds += right.endSeconds
-        sum.quietSeconds += right.quietSeconds
-        sum.quietLooks += right.quietLooks
-        sum.waitSeconds += right.waitSeconds
-        sum.waits += right.waits
-        sum.storyHoldSeconds += right.storyHoldSeconds
-        sum.threadHoldSeconds += right.threadHoldSeconds
-        sum.checkpointPauseSeconds += right.checkpointPauseSeconds
-        sum.checkpointSleepSeconds += right.checkpointSleepSeconds
-        sum.preemptionSleepSeconds += right.preemptionSleepSeconds
-        sum.preemptions += right.preemptions
+        sum.harness = sum.harness + right.harness
         return sum
     }
 
     /// `profiles` added up; nil when there are none.
     public static func sum(_ profiles: [RunProfile]) -> RunProfile? {
         profiles.isEmpty ? nil : profiles.reduce(RunProfile(), +)
+    }
+}
+
+/// In JSON, `harness`'s figures sit beside the profile's own (`HarnessTime` says why).
+extension RunProfile {
+    enum CodingKeys: String, CodingKey {
+        case children, childrenWithoutStory, wallSeconds, cpuSeconds, startSeconds, storySeconds, endSeconds
+    }
+
+    public init(from decoder: Decoder) throws {
+        let values = try decoder.container(keyedBy: CodingKeys.self)
+        children = try values.decode(Int.self, forKey: .children)
+        childrenWithoutStory = try values.decode(Int.self, forKey: .childrenWithoutStory)
+        wallSeconds = try values.decode(Double.self, forKey: .wallSeconds)
+        cpuSeconds = try values.decode(Double.self, forKey: .cpuSeconds)
+        startSeconds = try values.decode(Double.self, forKey: .startSeconds)
+        storySeconds = try values.decode(Double.self, forKey: .storySeconds)
+        endSeconds = try values.decode(Double.self, forKey: .endSeconds)
+        harness = try HarnessTime(from: decoder)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var values = encoder.container(keyedBy: CodingKeys.self)
+        try values.encode(children, forKey: .children)
+        try values.encode(childrenWithoutStory, forKey: .childrenWithoutStory)
+        try values.encode(wallSeconds, forKey: .wallSeconds)
+        try values.encode(cpuSeconds, forKey: .cpuSeconds)
+        try values.encode(startSeconds, forKey: .startSeconds)
+        try values.encode(storySeconds, forKey: .storySeconds)
+        try values.encode(endSeconds, forKey: .endSeconds)
+        try harness.encode(to: encoder)
     }
 }

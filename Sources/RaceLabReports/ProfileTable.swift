@@ -41,10 +41,11 @@ public struct ProfileTable {
         Column(title: "CHILDREN", value: { Double($0.children) }, isSeconds: false),
         Column(title: "WALL", value: \.wallSeconds), Column(title: "CPU", value: \.cpuSeconds),
         Column(title: "START", value: \.startSeconds), Column(title: "STORY", value: \.storySeconds),
-        Column(title: "END", value: \.endSeconds), Column(title: "QUIET", value: \.quietSeconds),
-        Column(title: "WAITS", value: \.waitSeconds), Column(title: "OTHER", value: \.otherSeconds),
-        Column(title: "HELD", value: \.heldThreadSeconds), Column(title: "SLEPT", value: \.sleptThreadSeconds),
-        Column(title: "PREEMPT", value: { Double($0.preemptions) }, isSeconds: false)
+        Column(title: "END", value: \.endSeconds), Column(title: "QUIET", value: \.harness.quietSeconds),
+        Column(title: "WAITS", value: \.harness.waitSeconds), Column(title: "OTHER", value: \.otherSeconds),
+        Column(title: "HELD", value: \.harness.heldThreadSeconds),
+        Column(title: "SLEPT", value: \.harness.sleptThreadSeconds),
+        Column(title: "PREEMPT", value: { Double($0.harness.preemptions) }, isSeconds: false)
     ]
 
     static let header = ["LAB", "VARIANT", "MODE"] + columns.map(\.title)

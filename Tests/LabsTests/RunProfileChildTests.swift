@@ -33,9 +33,9 @@ final class RunProfileChildTests: XCTestCase {
         assertWhole(profile, "fixed")
         XCTAssertEqual(profile.childrenWithoutStory, 0, "it sent its result")
         XCTAssertGreaterThan(profile.endSeconds, 0)
-        XCTAssertGreaterThan(profile.waits, 0, "the scripted story waits at its pause")
-        XCTAssertGreaterThan(profile.heldThreadSeconds, 0, "a thread was paused at the checkpoint")
-        XCTAssertLessThanOrEqual(profile.quietSeconds + profile.waitSeconds, profile.storySeconds)
+        XCTAssertGreaterThan(profile.harness.waits, 0, "the scripted story waits at its pause")
+        XCTAssertGreaterThan(profile.harness.heldThreadSeconds, 0, "a thread was paused at the checkpoint")
+        XCTAssertLessThanOrEqual(profile.harness.quietSeconds + profile.harness.waitSeconds, profile.storySeconds)
     }
 
     /// The broken variant dies in its story (its index goes out of range): the parent's figures

@@ -25,16 +25,16 @@ final class RunProfileTests: XCTestCase {
         var profile = StoryProfile()
         profile.beganAtNanoseconds = 10_500_000_000
         profile.endedAtNanoseconds = 10_500_000_000 + Int64(story * 1e9)
-        profile.quietSeconds = 0.25
-        profile.quietLooks = 40
-        profile.waitSeconds = 0.5
-        profile.waits = 3
-        profile.storyHoldSeconds = 1.5
-        profile.threadHoldSeconds = 0.25
-        profile.checkpointPauseSeconds = 0.25
-        profile.checkpointSleepSeconds = 0.125
-        profile.preemptionSleepSeconds = 0.375
-        profile.preemptions = 12
+        profile.harness.quietSeconds = 0.25
+        profile.harness.quietLooks = 40
+        profile.harness.waitSeconds = 0.5
+        profile.harness.waits = 3
+        profile.harness.storyHoldSeconds = 1.5
+        profile.harness.threadHoldSeconds = 0.25
+        profile.harness.checkpointPauseSeconds = 0.25
+        profile.harness.checkpointSleepSeconds = 0.125
+        profile.harness.preemptionSleepSeconds = 0.375
+        profile.harness.preemptions = 12
         result.profile = profile
         outcome.results = [result]
         outcome.announcedIterations = Set(0...3)
@@ -51,9 +51,9 @@ final class RunProfileTests: XCTestCase {
         XCTAssertEqual(profile.storySeconds, 1, accuracy: 1e-9)
         XCTAssertEqual(profile.endSeconds, 0.5, accuracy: 1e-9)
         XCTAssertEqual(profile.otherSeconds, 0.25, accuracy: 1e-9, "story less quiet looks and waits")
-        XCTAssertEqual(profile.heldThreadSeconds, 2, "story holds, thread holds and checkpoint pauses")
-        XCTAssertEqual(profile.sleptThreadSeconds, 0.5, "checkpoint sleeps and preemption sleeps")
-        XCTAssertEqual(profile.preemptions, 12)
+        XCTAssertEqual(profile.harness.heldThreadSeconds, 2, "story holds, thread holds and checkpoint pauses")
+        XCTAssertEqual(profile.harness.sleptThreadSeconds, 0.5, "checkpoint sleeps and preemption sleeps")
+        XCTAssertEqual(profile.harness.preemptions, 12)
     }
 
     /// A child that sent no result: from its first heartbeat on, all is story, none is end.
@@ -63,7 +63,7 @@ final class RunProfileTests: XCTestCase {
         XCTAssertEqual(profile.startSeconds, 0.4, accuracy: 1e-9)
         XCTAssertEqual(profile.storySeconds, 2.6, accuracy: 1e-9)
         XCTAssertEqual(profile.endSeconds, 0)
-        XCTAssertEqual(profile.quietSeconds, 0)
+        XCTAssertEqual(profile.harness.quietSeconds, 0)
         XCTAssertNil(RunProfile(ChildOutcome(ending: .failedToStart("no such file"))), "it never ran")
     }
 
@@ -73,7 +73,7 @@ final class RunProfileTests: XCTestCase {
         outcome.results[0].profile?.endedAtNanoseconds = 99_000_000_000
         let profile = try XCTUnwrap(RunProfile(outcome))
         XCTAssertEqual(profile.childrenWithoutStory, 1)
-        XCTAssertEqual(profile.quietSeconds, 0)
+        XCTAssertEqual(profile.harness.quietSeconds, 0)
     }
 
     /// The profile rides beside the verdict and changes nothing of it.
@@ -82,7 +82,7 @@ final class RunProfileTests: XCTestCase {
         var bare = child()
         bare.results[0].profile = nil
         let without = VerdictBuilder.verdict(plan: plan, kind: .fixed, child: bare, reproduce: "r")
-        XCTAssertEqual(with.profile?.quietLooks, 40)
+        XCTAssertEqual(with.profile?.harness.quietLooks, 40)
         XCTAssertEqual(without.profile?.childrenWithoutStory, 1)
         XCTAssertEqual(with.detections, without.detections)
         XCTAssertNil(with.harnessError)
@@ -92,6 +92,26 @@ final class RunProfileTests: XCTestCase {
         let json = String(decoding: try JSONEncoder().encode(with), as: UTF8.self)
         XCTAssertTrue(json.contains(#""profile":{"#), json)
         XCTAssertEqual(try JSONDecoder().decode(RunVerdict.self, from: Data(json.utf8)).profile, with.profile)
+    }
+
+    /// Both profiles hold their `HarnessTime`, yet write its figures beside their own, as when each
+    /// had them as fields: the child's result line and `racelab run --json` keep their keys.
+    func testTheHarnessFiguresSitBesideEachProfilesOwnInJSON() throws {
+        let harnessKeys = [
+            "checkpointPauseSeconds", "checkpointSleepSeconds", "preemptionSleepSeconds", "preemptions",
+            "quietLooks", "quietSeconds", "storyHoldSeconds", "threadHoldSeconds", "waitSeconds", "waits"
+        ]
+        func keys(_ value: some Encodable) throws -> [String] {
+            let object = try JSONSerialization.jsonObject(with: try JSONEncoder().encode(value))
+            return try XCTUnwrap(object as? [String: Any]).keys.sorted()
+        }
+        let story = try XCTUnwrap(child().results.first?.profile)
+        XCTAssertEqual(try keys(story), (harnessKeys + ["beganAtNanoseconds", "endedAtNanoseconds"]).sorted())
+        let run = try XCTUnwrap(RunProfile(child()))
+        let runKeys = ["children", "childrenWithoutStory", "cpuSeconds", "endSeconds", "startSeconds", "storySeconds"]
+        XCTAssertEqual(try keys(run), (harnessKeys + runKeys + ["wallSeconds"]).sorted())
+        XCTAssertEqual(try JSONDecoder().decode(StoryProfile.self, from: try JSONEncoder().encode(story)), story)
+        XCTAssertEqual(try JSONDecoder().decode(RunProfile.self, from: try JSONEncoder().encode(run)), run)
     }
 
     /// A result line from a child that did not measure its story still decodes, with no profile.
@@ -146,12 +166,12 @@ final class RunProfileTests: XCTestCase {
             ], "most wall time first; equal times in the run's order")
         XCTAssertEqual(table.rows.map(\.profile.wallSeconds), [11, 4, 4, 4])
         XCTAssertEqual(table.rows.map(\.profile.children), [2, 2, 1, 2])
-        XCTAssertEqual(table.rows[0].profile.preemptions, 24)
+        XCTAssertEqual(table.rows[0].profile.harness.preemptions, 24)
         XCTAssertEqual(table.rows[0].profile.storySeconds, 2, accuracy: 1e-9)
         XCTAssertEqual(table.total.children, 7)
         XCTAssertEqual(table.total.wallSeconds, 23)
         XCTAssertEqual(table.total.cpuSeconds, 4.9, accuracy: 1e-9)
-        XCTAssertEqual(table.total.quietSeconds, 7 * 0.25, accuracy: 1e-9)
+        XCTAssertEqual(table.total.harness.quietSeconds, 7 * 0.25, accuracy: 1e-9)
         XCTAssertNil(table.footnote)
     }
 
@@ -220,11 +240,11 @@ final class StoryProfileTests: XCTestCase {
         }
         let elapsed = Double(rl_monotonic_ns() - began) / 1e9
         let profile = meter.profile()
-        XCTAssertEqual(profile.waits, 1, "the outermost wait only")
-        XCTAssertGreaterThan(profile.quietLooks, 0)
-        XCTAssertGreaterThan(profile.quietSeconds, 0)
-        XCTAssertGreaterThan(profile.waitSeconds, 0)
-        let counted = profile.waitSeconds + profile.quietSeconds
+        XCTAssertEqual(profile.harness.waits, 1, "the outermost wait only")
+        XCTAssertGreaterThan(profile.harness.quietLooks, 0)
+        XCTAssertGreaterThan(profile.harness.quietSeconds, 0)
+        XCTAssertGreaterThan(profile.harness.waitSeconds, 0)
+        let counted = profile.harness.waitSeconds + profile.harness.quietSeconds
         XCTAssertLessThanOrEqual(counted, elapsed, "no time counted twice")
         XCTAssertGreaterThan(counted, elapsed * 0.9, "the whole wait is counted, as waiting or looking")
         XCTAssertGreaterThanOrEqual(profile.storySeconds, elapsed)
@@ -239,6 +259,6 @@ final class StoryProfileTests: XCTestCase {
             done.signal()
         }
         done.wait()
-        XCTAssertEqual(meter.profile().quietLooks, 0)
+        XCTAssertEqual(meter.profile().harness.quietLooks, 0)
     }
 }
