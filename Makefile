@@ -78,6 +78,7 @@ format:
 	$(SWIFT) format format --in-place --recursive $(FORMATTED)
 lint:
 	$(SWIFT) format lint --strict --recursive $(FORMATTED)
+	@$(SWIFT) scripts/long-functions.swift 60
 
 ## make calibrate: measure how fast each broken variant is caught under stress (Grading/).
 calibrate: build
