@@ -171,6 +171,10 @@ let kitTests: [Target] =
     ? [.testTarget(name: "LabChecks", dependencies: ["racelab", "racelab-child"], path: "Tests/LabChecks")]
     : []
 
+let labModuleTargets =
+    scenarioTargets + exerciseTargets + solutionTargets + swift6SolutionTargets + solutionCatalog + corpusTargets
+    + corpusCatalog
+
 let package = Package(
     name: "RaceLab",
     platforms: [.macOS(.v15)],
@@ -183,7 +187,7 @@ let package = Package(
         // `racelab stress`'s preemption, loaded into the user's program (LD_PRELOAD).
         .library(name: "RaceLabStressPreload", type: .dynamic, targets: ["CRaceLabStressPreload"])
     ],
-    targets: scenarioTargets + exerciseTargets + solutionTargets + swift6SolutionTargets + solutionCatalog + corpusTargets + corpusCatalog + [
+    targets: labModuleTargets + [
         // Tiny C layer: state that lab threads share with the harness without TSan seeing it as
         // synchronisation (so checkpoints never hide a lab's race), TSan hooks, process spawning.
         .target(name: "CRaceLabSupport", cSettings: reducedC),

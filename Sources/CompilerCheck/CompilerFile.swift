@@ -32,7 +32,9 @@ public struct CompilerFile: Codable, Sendable, Equatable {
 
     /// This file without the reference fixes' results, for a student kit (which ships without
     /// the fixes, and so without what the compiler said of them).
-    public var withoutSolutions: CompilerFile { CompilerFile(results: results.filter { $0.part != .fixed && $0.part != .swift6 }) }
+    public var withoutSolutions: CompilerFile {
+        CompilerFile(results: results.filter { $0.part != .fixed && $0.part != .swift6 })
+    }
 
     /// The stored result for `lab`'s `part`, whatever its sources.
     public func result(lab: String, part: LabPart) -> CompilerCheckResult? {

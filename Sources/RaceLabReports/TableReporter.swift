@@ -33,7 +33,9 @@ public struct TableReporter {
                 "\(outcome.count(.crash))/\(total)", "\(outcome.count(.hang))/\(total)",
                 outcome.expectation.rawValue, outcome.met ? "yes" : "NO"
             ]
-            if let compiler { row.insert(compiler.finding(lab: outcome.lab, part: outcome.labPart)?.cell ?? "-", at: 8) }
+            if let compiler {
+                row.insert(compiler.finding(lab: outcome.lab, part: outcome.labPart)?.cell ?? "-", at: 8)
+            }
             rows.append(row)
         }
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }

@@ -13,7 +13,10 @@ final class CompilerVerdictTests: XCTestCase {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-compiler-\(UUID().uuidString)")
         let lab = root.appendingPathComponent("Labs/Mandelbrot")
         try FileManager.default.createDirectory(at: lab, withIntermediateDirectories: true)
-        for name in ["Scenario.swift", "Broken.swift", "Exercise.swift", "Fixed.swift", "FixedGCD.swift", "FixedSwift6.swift", "README.md"] {
+        for name in [
+            "Scenario.swift", "Broken.swift", "Exercise.swift", "Fixed.swift", "FixedGCD.swift", "FixedSwift6.swift",
+            "README.md"
+        ] {
             try Data("// \(name)\n".utf8).write(to: lab.appendingPathComponent(name))
         }
     }

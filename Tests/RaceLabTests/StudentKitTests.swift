@@ -112,7 +112,8 @@ final class StudentKitTests: XCTestCase {
                 measuredAt: "now",
                 status: .accepted, errors: 0, newWarnings: 0, diagnostics: [])
         }
-        try CompilerFile(results: [result(.broken), result(.exercise), result(.fixed), result(.swift6)]).write(packageAt: root)
+        try CompilerFile(results: [result(.broken), result(.exercise), result(.fixed), result(.swift6)]).write(
+            packageAt: root)
         let kit = scratch.appendingPathComponent("kit")
         let summary = try StudentKit.export(from: root, to: kit)
         XCTAssertEqual(CompilerFile.read(packageAt: kit)?.results.map(\.part), [.broken, .exercise])
