@@ -13,6 +13,7 @@ import CheckThenAct
 import CheckThenActSolutions
 import CompletionUI
 import CompletionUISolutions
+import CompletionUISwift6Solutions
 import ConcurrentPerform
 import ConcurrentPerformSolutions
 import Deadlock
@@ -64,7 +65,7 @@ public let solutionCatalog: [LabSolutions] = [
     LabSolutions(WorkerThreadLab.self, WorkerThreadLab.solutions),
     LabSolutions(TooManyThreadsLab.self, TooManyThreadsLab.solutions),
     LabSolutions(AsyncOperationLab.self, AsyncOperationLab.solutions),
-    LabSolutions(CompletionUILab.self, CompletionUILab.solutions),
+    LabSolutions(CompletionUILab.self, CompletionUILab.solutions, swift6: CompletionUILab.swift6Solutions),
     LabSolutions(PriorityInversionLab.self, PriorityInversionLab.solutions),
     LabSolutions(PropertyStrategiesLab.self, PropertyStrategiesLab.solutions),
     LabSolutions(PhotoPipelineLab.self, PhotoPipelineLab.solutions),
