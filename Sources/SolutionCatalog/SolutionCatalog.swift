@@ -30,6 +30,7 @@ import PhotoPipeline
 import PhotoPipelineSolutions
 import PriorityInversion
 import PriorityInversionSolutions
+import PriorityInversionSwift6Solutions
 import PropertyStrategies
 import PropertyStrategiesSolutions
 import ReaderWriter
@@ -66,7 +67,7 @@ public let solutionCatalog: [LabSolutions] = [
     LabSolutions(TooManyThreadsLab.self, TooManyThreadsLab.solutions),
     LabSolutions(AsyncOperationLab.self, AsyncOperationLab.solutions),
     LabSolutions(CompletionUILab.self, CompletionUILab.solutions, swift6: CompletionUILab.swift6Solutions),
-    LabSolutions(PriorityInversionLab.self, PriorityInversionLab.solutions),
+    LabSolutions(PriorityInversionLab.self, PriorityInversionLab.solutions, swift6: PriorityInversionLab.swift6Solutions),
     LabSolutions(PropertyStrategiesLab.self, PropertyStrategiesLab.solutions),
     LabSolutions(PhotoPipelineLab.self, PhotoPipelineLab.solutions),
     LabSolutions(MandelbrotLab.self, MandelbrotLab.solutions),
