@@ -33,6 +33,7 @@ import PriorityInversionSolutions
 import PriorityInversionSwift6Solutions
 import PropertyStrategies
 import PropertyStrategiesSolutions
+import PropertyStrategiesSwift6Solutions
 import ReaderWriter
 import ReaderWriterSolutions
 import StaleResults
@@ -68,7 +69,7 @@ public let solutionCatalog: [LabSolutions] = [
     LabSolutions(AsyncOperationLab.self, AsyncOperationLab.solutions),
     LabSolutions(CompletionUILab.self, CompletionUILab.solutions, swift6: CompletionUILab.swift6Solutions),
     LabSolutions(PriorityInversionLab.self, PriorityInversionLab.solutions, swift6: PriorityInversionLab.swift6Solutions),
-    LabSolutions(PropertyStrategiesLab.self, PropertyStrategiesLab.solutions),
+    LabSolutions(PropertyStrategiesLab.self, PropertyStrategiesLab.solutions, swift6: PropertyStrategiesLab.swift6Solutions),
     LabSolutions(PhotoPipelineLab.self, PhotoPipelineLab.solutions),
     LabSolutions(MandelbrotLab.self, MandelbrotLab.solutions),
 ]
