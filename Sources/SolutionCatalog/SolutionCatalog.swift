@@ -13,6 +13,7 @@ import CheckThenAct
 import CheckThenActSolutions
 import CompletionUI
 import CompletionUISolutions
+import CompletionUISwift6Solutions
 import ConcurrentPerform
 import ConcurrentPerformSolutions
 import Deadlock
@@ -29,8 +30,10 @@ import PhotoPipeline
 import PhotoPipelineSolutions
 import PriorityInversion
 import PriorityInversionSolutions
+import PriorityInversionSwift6Solutions
 import PropertyStrategies
 import PropertyStrategiesSolutions
+import PropertyStrategiesSwift6Solutions
 import ReaderWriter
 import ReaderWriterSolutions
 import StaleResults
@@ -64,9 +67,9 @@ public let solutionCatalog: [LabSolutions] = [
     LabSolutions(WorkerThreadLab.self, WorkerThreadLab.solutions),
     LabSolutions(TooManyThreadsLab.self, TooManyThreadsLab.solutions),
     LabSolutions(AsyncOperationLab.self, AsyncOperationLab.solutions),
-    LabSolutions(CompletionUILab.self, CompletionUILab.solutions),
-    LabSolutions(PriorityInversionLab.self, PriorityInversionLab.solutions),
-    LabSolutions(PropertyStrategiesLab.self, PropertyStrategiesLab.solutions),
+    LabSolutions(CompletionUILab.self, CompletionUILab.solutions, swift6: CompletionUILab.swift6Solutions),
+    LabSolutions(PriorityInversionLab.self, PriorityInversionLab.solutions, swift6: PriorityInversionLab.swift6Solutions),
+    LabSolutions(PropertyStrategiesLab.self, PropertyStrategiesLab.solutions, swift6: PropertyStrategiesLab.swift6Solutions),
     LabSolutions(PhotoPipelineLab.self, PhotoPipelineLab.solutions),
     LabSolutions(MandelbrotLab.self, MandelbrotLab.solutions),
 ]
