@@ -15,6 +15,7 @@ import CompletionUI
 import CompletionUISolutions
 import ConcurrentPerform
 import ConcurrentPerformSolutions
+import ConcurrentPerformSwift6Solutions
 import Deadlock
 import DeadlockSolutions
 import ListAdder
@@ -56,7 +57,7 @@ public let solutionCatalog: [LabSolutions] = [
     LabSolutions(OffMainDeallocLab.self, OffMainDeallocLab.solutions),
     LabSolutions(CheckThenActLab.self, CheckThenActLab.solutions),
     LabSolutions(AtomicPropertyLab.self, AtomicPropertyLab.solutions, swift6: AtomicPropertyLab.swift6Solutions),
-    LabSolutions(ConcurrentPerformLab.self, ConcurrentPerformLab.solutions),
+    LabSolutions(ConcurrentPerformLab.self, ConcurrentPerformLab.solutions, swift6: ConcurrentPerformLab.swift6Solutions),
     LabSolutions(OnceOnlyInitLab.self, OnceOnlyInitLab.solutions),
     LabSolutions(ReaderWriterLab.self, ReaderWriterLab.solutions),
     LabSolutions(DeadlockLab.self, DeadlockLab.solutions),
