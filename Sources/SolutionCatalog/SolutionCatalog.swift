@@ -26,6 +26,7 @@ import OffMainDealloc
 import OffMainDeallocSolutions
 import OnceOnlyInit
 import OnceOnlyInitSolutions
+import OnceOnlyInitSwift6Solutions
 import PhotoPipeline
 import PhotoPipelineSolutions
 import PriorityInversion
@@ -58,7 +59,7 @@ public let solutionCatalog: [LabSolutions] = [
     LabSolutions(CheckThenActLab.self, CheckThenActLab.solutions),
     LabSolutions(AtomicPropertyLab.self, AtomicPropertyLab.solutions, swift6: AtomicPropertyLab.swift6Solutions),
     LabSolutions(ConcurrentPerformLab.self, ConcurrentPerformLab.solutions, swift6: ConcurrentPerformLab.swift6Solutions),
-    LabSolutions(OnceOnlyInitLab.self, OnceOnlyInitLab.solutions),
+    LabSolutions(OnceOnlyInitLab.self, OnceOnlyInitLab.solutions, swift6: OnceOnlyInitLab.swift6Solutions),
     LabSolutions(ReaderWriterLab.self, ReaderWriterLab.solutions),
     LabSolutions(DeadlockLab.self, DeadlockLab.solutions),
     LabSolutions(WrongQueueLab.self, WrongQueueLab.solutions),
