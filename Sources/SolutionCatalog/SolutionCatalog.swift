@@ -35,6 +35,7 @@ import PropertyStrategies
 import PropertyStrategiesSolutions
 import ReaderWriter
 import ReaderWriterSolutions
+import ReaderWriterSwift6Solutions
 import StaleResults
 import StaleResultsSolutions
 import UIOffMain
@@ -60,7 +61,7 @@ public let solutionCatalog: [LabSolutions] = [
     LabSolutions(AtomicPropertyLab.self, AtomicPropertyLab.solutions, swift6: AtomicPropertyLab.swift6Solutions),
     LabSolutions(ConcurrentPerformLab.self, ConcurrentPerformLab.solutions, swift6: ConcurrentPerformLab.swift6Solutions),
     LabSolutions(OnceOnlyInitLab.self, OnceOnlyInitLab.solutions, swift6: OnceOnlyInitLab.swift6Solutions),
-    LabSolutions(ReaderWriterLab.self, ReaderWriterLab.solutions),
+    LabSolutions(ReaderWriterLab.self, ReaderWriterLab.solutions, swift6: ReaderWriterLab.swift6Solutions),
     LabSolutions(DeadlockLab.self, DeadlockLab.solutions),
     LabSolutions(WrongQueueLab.self, WrongQueueLab.solutions),
     LabSolutions(WorkerThreadLab.self, WorkerThreadLab.solutions),
