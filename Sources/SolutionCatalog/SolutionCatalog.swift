@@ -18,6 +18,7 @@ import ConcurrentPerformSolutions
 import ConcurrentPerformSwift6Solutions
 import Deadlock
 import DeadlockSolutions
+import DeadlockSwift6Solutions
 import ListAdder
 import ListAdderSolutions
 import Mandelbrot
@@ -62,7 +63,7 @@ public let solutionCatalog: [LabSolutions] = [
     LabSolutions(ConcurrentPerformLab.self, ConcurrentPerformLab.solutions, swift6: ConcurrentPerformLab.swift6Solutions),
     LabSolutions(OnceOnlyInitLab.self, OnceOnlyInitLab.solutions, swift6: OnceOnlyInitLab.swift6Solutions),
     LabSolutions(ReaderWriterLab.self, ReaderWriterLab.solutions, swift6: ReaderWriterLab.swift6Solutions),
-    LabSolutions(DeadlockLab.self, DeadlockLab.solutions),
+    LabSolutions(DeadlockLab.self, DeadlockLab.solutions, swift6: DeadlockLab.swift6Solutions),
     LabSolutions(WrongQueueLab.self, WrongQueueLab.solutions),
     LabSolutions(WorkerThreadLab.self, WorkerThreadLab.solutions),
     LabSolutions(TooManyThreadsLab.self, TooManyThreadsLab.solutions),
