@@ -47,6 +47,7 @@ import WorkerThread
 import WorkerThreadSolutions
 import WrongQueue
 import WrongQueueSolutions
+import WrongQueueSwift6Solutions
 
 /// The reference fixes of every lab, registered here, outside the labs' own modules, so an
 /// exercise cannot declare, replace or hide one. A student kit ships without this folder and
@@ -64,7 +65,7 @@ public let solutionCatalog: [LabSolutions] = [
     LabSolutions(OnceOnlyInitLab.self, OnceOnlyInitLab.solutions, swift6: OnceOnlyInitLab.swift6Solutions),
     LabSolutions(ReaderWriterLab.self, ReaderWriterLab.solutions, swift6: ReaderWriterLab.swift6Solutions),
     LabSolutions(DeadlockLab.self, DeadlockLab.solutions, swift6: DeadlockLab.swift6Solutions),
-    LabSolutions(WrongQueueLab.self, WrongQueueLab.solutions),
+    LabSolutions(WrongQueueLab.self, WrongQueueLab.solutions, swift6: WrongQueueLab.swift6Solutions),
     LabSolutions(WorkerThreadLab.self, WorkerThreadLab.solutions),
     LabSolutions(TooManyThreadsLab.self, TooManyThreadsLab.solutions),
     LabSolutions(AsyncOperationLab.self, AsyncOperationLab.solutions),
