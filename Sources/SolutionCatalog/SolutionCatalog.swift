@@ -45,6 +45,7 @@ import TooManyThreads
 import TooManyThreadsSolutions
 import WorkerThread
 import WorkerThreadSolutions
+import WorkerThreadSwift6Solutions
 import WrongQueue
 import WrongQueueSolutions
 import WrongQueueSwift6Solutions
@@ -66,7 +67,7 @@ public let solutionCatalog: [LabSolutions] = [
     LabSolutions(ReaderWriterLab.self, ReaderWriterLab.solutions, swift6: ReaderWriterLab.swift6Solutions),
     LabSolutions(DeadlockLab.self, DeadlockLab.solutions, swift6: DeadlockLab.swift6Solutions),
     LabSolutions(WrongQueueLab.self, WrongQueueLab.solutions, swift6: WrongQueueLab.swift6Solutions),
-    LabSolutions(WorkerThreadLab.self, WorkerThreadLab.solutions),
+    LabSolutions(WorkerThreadLab.self, WorkerThreadLab.solutions, swift6: WorkerThreadLab.swift6Solutions),
     LabSolutions(TooManyThreadsLab.self, TooManyThreadsLab.solutions),
     LabSolutions(AsyncOperationLab.self, AsyncOperationLab.solutions),
     LabSolutions(CompletionUILab.self, CompletionUILab.solutions),
