@@ -43,6 +43,7 @@ import UIOffMain
 import UIOffMainSolutions
 import TooManyThreads
 import TooManyThreadsSolutions
+import TooManyThreadsSwift6Solutions
 import WorkerThread
 import WorkerThreadSolutions
 import WorkerThreadSwift6Solutions
@@ -68,7 +69,7 @@ public let solutionCatalog: [LabSolutions] = [
     LabSolutions(DeadlockLab.self, DeadlockLab.solutions, swift6: DeadlockLab.swift6Solutions),
     LabSolutions(WrongQueueLab.self, WrongQueueLab.solutions, swift6: WrongQueueLab.swift6Solutions),
     LabSolutions(WorkerThreadLab.self, WorkerThreadLab.solutions, swift6: WorkerThreadLab.swift6Solutions),
-    LabSolutions(TooManyThreadsLab.self, TooManyThreadsLab.solutions),
+    LabSolutions(TooManyThreadsLab.self, TooManyThreadsLab.solutions, swift6: TooManyThreadsLab.swift6Solutions),
     LabSolutions(AsyncOperationLab.self, AsyncOperationLab.solutions),
     LabSolutions(CompletionUILab.self, CompletionUILab.solutions),
     LabSolutions(PriorityInversionLab.self, PriorityInversionLab.solutions),
