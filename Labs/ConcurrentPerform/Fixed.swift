@@ -83,7 +83,6 @@ extension ConcurrentPerformLab {
         [
             LabVariant(.fixed) { ConcurrentPerformFixed(screen: $0) },
             LabVariant(.fixed, name: "fixed-chunks") { ConcurrentPerformFixedChunks(screen: $0) },
-            LabVariant(.fixed, name: "fixed-task-group") { ConcurrentPerformFixedTaskGroup(screen: $0) },
         ]
     }
 }

@@ -16,8 +16,10 @@ import CompletionUISolutions
 import CompletionUISwift6Solutions
 import ConcurrentPerform
 import ConcurrentPerformSolutions
+import ConcurrentPerformSwift6Solutions
 import Deadlock
 import DeadlockSolutions
+import DeadlockSwift6Solutions
 import ListAdder
 import ListAdderSolutions
 import Mandelbrot
@@ -26,6 +28,7 @@ import OffMainDealloc
 import OffMainDeallocSolutions
 import OnceOnlyInit
 import OnceOnlyInitSolutions
+import OnceOnlyInitSwift6Solutions
 import PhotoPipeline
 import PhotoPipelineSolutions
 import PriorityInversion
@@ -36,16 +39,20 @@ import PropertyStrategiesSolutions
 import PropertyStrategiesSwift6Solutions
 import ReaderWriter
 import ReaderWriterSolutions
+import ReaderWriterSwift6Solutions
 import StaleResults
 import StaleResultsSolutions
 import UIOffMain
 import UIOffMainSolutions
 import TooManyThreads
 import TooManyThreadsSolutions
+import TooManyThreadsSwift6Solutions
 import WorkerThread
 import WorkerThreadSolutions
+import WorkerThreadSwift6Solutions
 import WrongQueue
 import WrongQueueSolutions
+import WrongQueueSwift6Solutions
 
 /// The reference fixes of every lab, registered here, outside the labs' own modules, so an
 /// exercise cannot declare, replace or hide one. A student kit ships without this folder and
@@ -59,13 +66,13 @@ public let solutionCatalog: [LabSolutions] = [
     LabSolutions(OffMainDeallocLab.self, OffMainDeallocLab.solutions),
     LabSolutions(CheckThenActLab.self, CheckThenActLab.solutions),
     LabSolutions(AtomicPropertyLab.self, AtomicPropertyLab.solutions, swift6: AtomicPropertyLab.swift6Solutions),
-    LabSolutions(ConcurrentPerformLab.self, ConcurrentPerformLab.solutions),
-    LabSolutions(OnceOnlyInitLab.self, OnceOnlyInitLab.solutions),
-    LabSolutions(ReaderWriterLab.self, ReaderWriterLab.solutions),
-    LabSolutions(DeadlockLab.self, DeadlockLab.solutions),
-    LabSolutions(WrongQueueLab.self, WrongQueueLab.solutions),
-    LabSolutions(WorkerThreadLab.self, WorkerThreadLab.solutions),
-    LabSolutions(TooManyThreadsLab.self, TooManyThreadsLab.solutions),
+    LabSolutions(ConcurrentPerformLab.self, ConcurrentPerformLab.solutions, swift6: ConcurrentPerformLab.swift6Solutions),
+    LabSolutions(OnceOnlyInitLab.self, OnceOnlyInitLab.solutions, swift6: OnceOnlyInitLab.swift6Solutions),
+    LabSolutions(ReaderWriterLab.self, ReaderWriterLab.solutions, swift6: ReaderWriterLab.swift6Solutions),
+    LabSolutions(DeadlockLab.self, DeadlockLab.solutions, swift6: DeadlockLab.swift6Solutions),
+    LabSolutions(WrongQueueLab.self, WrongQueueLab.solutions, swift6: WrongQueueLab.swift6Solutions),
+    LabSolutions(WorkerThreadLab.self, WorkerThreadLab.solutions, swift6: WorkerThreadLab.swift6Solutions),
+    LabSolutions(TooManyThreadsLab.self, TooManyThreadsLab.solutions, swift6: TooManyThreadsLab.swift6Solutions),
     LabSolutions(AsyncOperationLab.self, AsyncOperationLab.solutions),
     LabSolutions(CompletionUILab.self, CompletionUILab.solutions, swift6: CompletionUILab.swift6Solutions),
     LabSolutions(PriorityInversionLab.self, PriorityInversionLab.solutions, swift6: PriorityInversionLab.swift6Solutions),

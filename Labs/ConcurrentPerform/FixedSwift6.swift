@@ -41,3 +41,10 @@ final class ConcurrentPerformFixedTaskGroup: ConcurrentPerformController {
         screen.measuring.set(false)
     }
 }
+
+extension ConcurrentPerformLab {
+    /// Registered in Sources/SolutionCatalog with the lab's other fixes.
+    public static var swift6Solutions: [LabVariant<ConcurrentPerformScreen, ConcurrentPerformController>] {
+        [LabVariant(.fixed, name: "fixed-task-group") { ConcurrentPerformFixedTaskGroup(screen: $0) }]
+    }
+}
