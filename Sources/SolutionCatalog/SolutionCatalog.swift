@@ -19,6 +19,7 @@ import Deadlock
 import DeadlockSolutions
 import ListAdder
 import ListAdderSolutions
+import ListAdderSwift6Solutions
 import Mandelbrot
 import MandelbrotSolutions
 import OffMainDealloc
@@ -49,7 +50,7 @@ import WrongQueueSolutions
 /// without any Fixed*.swift (racelab export leaves them out). One line per lab, in the learning
 /// path's order (LabCatalog.swift; CatalogTests checks it).
 public let solutionCatalog: [LabSolutions] = [
-    LabSolutions(ListAdderLab.self, ListAdderLab.solutions),
+    LabSolutions(ListAdderLab.self, ListAdderLab.solutions, swift6: ListAdderLab.swift6Solutions),
     LabSolutions(UIOffMainLab.self, UIOffMainLab.solutions),
     LabSolutions(StaleResultsLab.self, StaleResultsLab.solutions),
     LabSolutions(CancellationLab.self, CancellationLab.solutions),
