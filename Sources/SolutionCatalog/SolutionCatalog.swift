@@ -38,6 +38,7 @@ import StaleResults
 import StaleResultsSolutions
 import UIOffMain
 import UIOffMainSolutions
+import UIOffMainSwift6Solutions
 import TooManyThreads
 import TooManyThreadsSolutions
 import WorkerThread
@@ -51,7 +52,7 @@ import WrongQueueSolutions
 /// path's order (LabCatalog.swift; CatalogTests checks it).
 public let solutionCatalog: [LabSolutions] = [
     LabSolutions(ListAdderLab.self, ListAdderLab.solutions, swift6: ListAdderLab.swift6Solutions),
-    LabSolutions(UIOffMainLab.self, UIOffMainLab.solutions),
+    LabSolutions(UIOffMainLab.self, UIOffMainLab.solutions, swift6: UIOffMainLab.swift6Solutions),
     LabSolutions(StaleResultsLab.self, StaleResultsLab.solutions),
     LabSolutions(CancellationLab.self, CancellationLab.solutions),
     LabSolutions(OffMainDeallocLab.self, OffMainDeallocLab.solutions),
