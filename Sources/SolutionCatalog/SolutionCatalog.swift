@@ -36,6 +36,7 @@ import ReaderWriter
 import ReaderWriterSolutions
 import StaleResults
 import StaleResultsSolutions
+import StaleResultsSwift6Solutions
 import UIOffMain
 import UIOffMainSolutions
 import UIOffMainSwift6Solutions
@@ -53,7 +54,7 @@ import WrongQueueSolutions
 public let solutionCatalog: [LabSolutions] = [
     LabSolutions(ListAdderLab.self, ListAdderLab.solutions, swift6: ListAdderLab.swift6Solutions),
     LabSolutions(UIOffMainLab.self, UIOffMainLab.solutions, swift6: UIOffMainLab.swift6Solutions),
-    LabSolutions(StaleResultsLab.self, StaleResultsLab.solutions),
+    LabSolutions(StaleResultsLab.self, StaleResultsLab.solutions, swift6: StaleResultsLab.swift6Solutions),
     LabSolutions(CancellationLab.self, CancellationLab.solutions),
     LabSolutions(OffMainDeallocLab.self, OffMainDeallocLab.solutions),
     LabSolutions(CheckThenActLab.self, CheckThenActLab.solutions),
