@@ -9,6 +9,7 @@ import AtomicPropertySolutions
 import AtomicPropertySwift6Solutions
 import Cancellation
 import CancellationSolutions
+import CancellationSwift6Solutions
 import CheckThenAct
 import CheckThenActSolutions
 import CompletionUI
@@ -55,7 +56,7 @@ public let solutionCatalog: [LabSolutions] = [
     LabSolutions(ListAdderLab.self, ListAdderLab.solutions, swift6: ListAdderLab.swift6Solutions),
     LabSolutions(UIOffMainLab.self, UIOffMainLab.solutions, swift6: UIOffMainLab.swift6Solutions),
     LabSolutions(StaleResultsLab.self, StaleResultsLab.solutions, swift6: StaleResultsLab.swift6Solutions),
-    LabSolutions(CancellationLab.self, CancellationLab.solutions),
+    LabSolutions(CancellationLab.self, CancellationLab.solutions, swift6: CancellationLab.swift6Solutions),
     LabSolutions(OffMainDeallocLab.self, OffMainDeallocLab.solutions),
     LabSolutions(CheckThenActLab.self, CheckThenActLab.solutions),
     LabSolutions(AtomicPropertyLab.self, AtomicPropertyLab.solutions, swift6: AtomicPropertyLab.swift6Solutions),
