@@ -25,6 +25,7 @@ import Mandelbrot
 import MandelbrotSolutions
 import OffMainDealloc
 import OffMainDeallocSolutions
+import OffMainDeallocSwift6Solutions
 import OnceOnlyInit
 import OnceOnlyInitSolutions
 import PhotoPipeline
@@ -57,7 +58,7 @@ public let solutionCatalog: [LabSolutions] = [
     LabSolutions(UIOffMainLab.self, UIOffMainLab.solutions, swift6: UIOffMainLab.swift6Solutions),
     LabSolutions(StaleResultsLab.self, StaleResultsLab.solutions, swift6: StaleResultsLab.swift6Solutions),
     LabSolutions(CancellationLab.self, CancellationLab.solutions, swift6: CancellationLab.swift6Solutions),
-    LabSolutions(OffMainDeallocLab.self, OffMainDeallocLab.solutions),
+    LabSolutions(OffMainDeallocLab.self, OffMainDeallocLab.solutions, swift6: OffMainDeallocLab.swift6Solutions),
     LabSolutions(CheckThenActLab.self, CheckThenActLab.solutions),
     LabSolutions(AtomicPropertyLab.self, AtomicPropertyLab.solutions, swift6: AtomicPropertyLab.swift6Solutions),
     LabSolutions(ConcurrentPerformLab.self, ConcurrentPerformLab.solutions),
