@@ -12,6 +12,7 @@ import CancellationSolutions
 import CancellationSwift6Solutions
 import CheckThenAct
 import CheckThenActSolutions
+import CheckThenActSwift6Solutions
 import CompletionUI
 import CompletionUISolutions
 import ConcurrentPerform
@@ -59,7 +60,7 @@ public let solutionCatalog: [LabSolutions] = [
     LabSolutions(StaleResultsLab.self, StaleResultsLab.solutions, swift6: StaleResultsLab.swift6Solutions),
     LabSolutions(CancellationLab.self, CancellationLab.solutions, swift6: CancellationLab.swift6Solutions),
     LabSolutions(OffMainDeallocLab.self, OffMainDeallocLab.solutions, swift6: OffMainDeallocLab.swift6Solutions),
-    LabSolutions(CheckThenActLab.self, CheckThenActLab.solutions),
+    LabSolutions(CheckThenActLab.self, CheckThenActLab.solutions, swift6: CheckThenActLab.swift6Solutions),
     LabSolutions(AtomicPropertyLab.self, AtomicPropertyLab.solutions, swift6: AtomicPropertyLab.swift6Solutions),
     LabSolutions(ConcurrentPerformLab.self, ConcurrentPerformLab.solutions),
     LabSolutions(OnceOnlyInitLab.self, OnceOnlyInitLab.solutions),
