@@ -74,9 +74,6 @@ final class CancellationFixed: CancellationController {
 
 extension CancellationLab {
     public static var solutions: [LabVariant<ListAppEnvironment, CancellationController>] {
-        [
-            LabVariant(.fixed) { CancellationFixed(environment: $0) },
-            LabVariant(.fixed, name: "fixed-task") { CancellationFixedTask(environment: $0) },
-        ]
+        [LabVariant(.fixed) { CancellationFixed(environment: $0) }]
     }
 }

@@ -24,9 +24,6 @@ final class CheckThenActFixed: CheckThenActController {
 
 extension CheckThenActLab {
     public static var solutions: [LabVariant<CheckThenActClerk, CheckThenActController>] {
-        [
-            LabVariant(.fixed) { CheckThenActFixed(clerk: $0) },
-            LabVariant(.fixed, name: "fixed-mutex") { CheckThenActFixedMutex(clerk: $0) },
-        ]
+        [LabVariant(.fixed) { CheckThenActFixed(clerk: $0) }]
     }
 }

@@ -60,9 +60,6 @@ final class UIOffMainFixed: UIOffMainController {
 
 extension UIOffMainLab {
     public static var solutions: [LabVariant<ListAppEnvironment, UIOffMainController>] {
-        [
-            LabVariant(.fixed) { UIOffMainFixed(environment: $0) },
-            LabVariant(.fixed, name: "fixed-main-actor") { UIOffMainFixedMainActor(environment: $0) },
-        ]
+        [LabVariant(.fixed) { UIOffMainFixed(environment: $0) }]
     }
 }

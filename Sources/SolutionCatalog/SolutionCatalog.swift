@@ -9,8 +9,10 @@ import AtomicPropertySolutions
 import AtomicPropertySwift6Solutions
 import Cancellation
 import CancellationSolutions
+import CancellationSwift6Solutions
 import CheckThenAct
 import CheckThenActSolutions
+import CheckThenActSwift6Solutions
 import CompletionUI
 import CompletionUISolutions
 import CompletionUISwift6Solutions
@@ -22,10 +24,12 @@ import DeadlockSolutions
 import DeadlockSwift6Solutions
 import ListAdder
 import ListAdderSolutions
+import ListAdderSwift6Solutions
 import Mandelbrot
 import MandelbrotSolutions
 import OffMainDealloc
 import OffMainDeallocSolutions
+import OffMainDeallocSwift6Solutions
 import OnceOnlyInit
 import OnceOnlyInitSolutions
 import OnceOnlyInitSwift6Solutions
@@ -42,8 +46,10 @@ import ReaderWriterSolutions
 import ReaderWriterSwift6Solutions
 import StaleResults
 import StaleResultsSolutions
+import StaleResultsSwift6Solutions
 import UIOffMain
 import UIOffMainSolutions
+import UIOffMainSwift6Solutions
 import TooManyThreads
 import TooManyThreadsSolutions
 import TooManyThreadsSwift6Solutions
@@ -59,12 +65,12 @@ import WrongQueueSwift6Solutions
 /// without any Fixed*.swift (racelab export leaves them out). One line per lab, in the learning
 /// path's order (LabCatalog.swift; CatalogTests checks it).
 public let solutionCatalog: [LabSolutions] = [
-    LabSolutions(ListAdderLab.self, ListAdderLab.solutions),
-    LabSolutions(UIOffMainLab.self, UIOffMainLab.solutions),
-    LabSolutions(StaleResultsLab.self, StaleResultsLab.solutions),
-    LabSolutions(CancellationLab.self, CancellationLab.solutions),
-    LabSolutions(OffMainDeallocLab.self, OffMainDeallocLab.solutions),
-    LabSolutions(CheckThenActLab.self, CheckThenActLab.solutions),
+    LabSolutions(ListAdderLab.self, ListAdderLab.solutions, swift6: ListAdderLab.swift6Solutions),
+    LabSolutions(UIOffMainLab.self, UIOffMainLab.solutions, swift6: UIOffMainLab.swift6Solutions),
+    LabSolutions(StaleResultsLab.self, StaleResultsLab.solutions, swift6: StaleResultsLab.swift6Solutions),
+    LabSolutions(CancellationLab.self, CancellationLab.solutions, swift6: CancellationLab.swift6Solutions),
+    LabSolutions(OffMainDeallocLab.self, OffMainDeallocLab.solutions, swift6: OffMainDeallocLab.swift6Solutions),
+    LabSolutions(CheckThenActLab.self, CheckThenActLab.solutions, swift6: CheckThenActLab.swift6Solutions),
     LabSolutions(AtomicPropertyLab.self, AtomicPropertyLab.solutions, swift6: AtomicPropertyLab.swift6Solutions),
     LabSolutions(ConcurrentPerformLab.self, ConcurrentPerformLab.solutions, swift6: ConcurrentPerformLab.swift6Solutions),
     LabSolutions(OnceOnlyInitLab.self, OnceOnlyInitLab.solutions, swift6: OnceOnlyInitLab.swift6Solutions),

@@ -1,11 +1,12 @@
 import LabKit
 import UIOffMain
 
-/// The same fix in Swift 6 terms: the controller belongs to the main actor. Every method and
-/// every property of it is then main-thread code *to the compiler*: the sum runs in a detached
-/// task (not on the main actor), and the only way back to `show` from there is an `await`, a hop
-/// to the main thread that the compiler inserts and checks. Call `show` from the task without it
-/// and Swift refuses to compile (`racelab compiler-check` finds no diagnostic in this file).
+/// The same fix in Swift 6 terms (this file is built in the Swift 6 language mode, with every
+/// warning an error): the controller belongs to the main actor. Every method and every property
+/// of it is then main-thread code *to the compiler*: the sum runs in a detached task (not on the
+/// main actor), and the only way back to `show` from there is an `await`, a hop to the main
+/// thread that the compiler inserts and checks. Call `show` from the task without it and Swift
+/// refuses to compile.
 @MainActor
 final class UIOffMainFixedMainActor: UIOffMainController {
     private var numbers: [Int]
@@ -45,5 +46,12 @@ final class UIOffMainFixedMainActor: UIOffMainController {
         guard request == newest else { return }
         screen.total.setText(String(total))  // main actor: the main thread
         screen.recalculating.set(false)
+    }
+}
+
+extension UIOffMainLab {
+    /// Registered in Sources/SolutionCatalog with the lab's other fixes.
+    public static var swift6Solutions: [LabVariant<ListAppEnvironment, UIOffMainController>] {
+        [LabVariant(.fixed, name: "fixed-main-actor") { UIOffMainFixedMainActor(environment: $0) }]
     }
 }

@@ -2,9 +2,10 @@ import Foundation
 import LabKit
 import Cancellation
 
-/// The same fix in Swift 6 terms: the controller belongs to the main actor, each recalculation
-/// is a `Task`, and `cancel()` on that task is the whole of "stop". Swift 6 language mode accepts
-/// it (`racelab compiler-check`): the compiler checks what `CancellationFixed`'s comments only say.
+/// The same fix in Swift 6 terms (this file is built in the Swift 6 language mode, with every
+/// warning an error): the controller belongs to the main actor, each recalculation is a `Task`,
+/// and `cancel()` on that task is the whole of "stop". The compiler checks what
+/// `CancellationFixed`'s comments only say.
 @MainActor
 final class CancellationFixedTask: CancellationController {
     private var numbers: [Int]
@@ -62,5 +63,12 @@ final class CancellationFixedTask: CancellationController {
         inProgress = nil
         screen.total.setText(String(total))
         screen.recalculating.set(false)
+    }
+}
+
+extension CancellationLab {
+    /// Registered in Sources/SolutionCatalog with the lab's other fixes.
+    public static var swift6Solutions: [LabVariant<ListAppEnvironment, CancellationController>] {
+        [LabVariant(.fixed, name: "fixed-task") { CancellationFixedTask(environment: $0) }]
     }
 }
