@@ -22,6 +22,7 @@ import ListAdder
 import ListAdderSolutions
 import Mandelbrot
 import MandelbrotSolutions
+import MandelbrotSwift6Solutions
 import OffMainDealloc
 import OffMainDeallocSolutions
 import OnceOnlyInit
@@ -71,5 +72,5 @@ public let solutionCatalog: [LabSolutions] = [
     LabSolutions(PriorityInversionLab.self, PriorityInversionLab.solutions, swift6: PriorityInversionLab.swift6Solutions),
     LabSolutions(PropertyStrategiesLab.self, PropertyStrategiesLab.solutions, swift6: PropertyStrategiesLab.swift6Solutions),
     LabSolutions(PhotoPipelineLab.self, PhotoPipelineLab.solutions),
-    LabSolutions(MandelbrotLab.self, MandelbrotLab.solutions),
+    LabSolutions(MandelbrotLab.self, MandelbrotLab.solutions, swift6: MandelbrotLab.swift6Solutions),
 ]
