@@ -29,6 +29,7 @@ import OnceOnlyInit
 import OnceOnlyInitSolutions
 import PhotoPipeline
 import PhotoPipelineSolutions
+import PhotoPipelineSwift6Solutions
 import PriorityInversion
 import PriorityInversionSolutions
 import PriorityInversionSwift6Solutions
@@ -71,6 +72,6 @@ public let solutionCatalog: [LabSolutions] = [
     LabSolutions(CompletionUILab.self, CompletionUILab.solutions, swift6: CompletionUILab.swift6Solutions),
     LabSolutions(PriorityInversionLab.self, PriorityInversionLab.solutions, swift6: PriorityInversionLab.swift6Solutions),
     LabSolutions(PropertyStrategiesLab.self, PropertyStrategiesLab.solutions, swift6: PropertyStrategiesLab.swift6Solutions),
-    LabSolutions(PhotoPipelineLab.self, PhotoPipelineLab.solutions),
+    LabSolutions(PhotoPipelineLab.self, PhotoPipelineLab.solutions, swift6: PhotoPipelineLab.swift6Solutions),
     LabSolutions(MandelbrotLab.self, MandelbrotLab.solutions, swift6: MandelbrotLab.swift6Solutions),
 ]
