@@ -4,6 +4,7 @@ import LabKit
 
 import AsyncOperation
 import AsyncOperationSolutions
+import AsyncOperationSwift6Solutions
 import AtomicProperty
 import AtomicPropertySolutions
 import AtomicPropertySwift6Solutions
@@ -68,7 +69,7 @@ public let solutionCatalog: [LabSolutions] = [
     LabSolutions(WrongQueueLab.self, WrongQueueLab.solutions),
     LabSolutions(WorkerThreadLab.self, WorkerThreadLab.solutions),
     LabSolutions(TooManyThreadsLab.self, TooManyThreadsLab.solutions),
-    LabSolutions(AsyncOperationLab.self, AsyncOperationLab.solutions),
+    LabSolutions(AsyncOperationLab.self, AsyncOperationLab.solutions, swift6: AsyncOperationLab.swift6Solutions),
     LabSolutions(CompletionUILab.self, CompletionUILab.solutions, swift6: CompletionUILab.swift6Solutions),
     LabSolutions(PriorityInversionLab.self, PriorityInversionLab.solutions, swift6: PriorityInversionLab.swift6Solutions),
     LabSolutions(PropertyStrategiesLab.self, PropertyStrategiesLab.solutions, swift6: PropertyStrategiesLab.swift6Solutions),
