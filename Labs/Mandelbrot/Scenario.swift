@@ -4,7 +4,8 @@ import Foundation
 // MARK: - The picture
 
 /// Which part of the complex plane to draw: the centre, and how much of the plane one pixel covers.
-public struct MandelbrotViewport: Hashable, CustomStringConvertible {
+/// `Sendable`: a value of constants.
+public struct MandelbrotViewport: Hashable, Sendable, CustomStringConvertible {
     public let centerX: Double
     public let centerY: Double
     public let unitsPerPixel: Double
@@ -22,8 +23,8 @@ public struct MandelbrotViewport: Hashable, CustomStringConvertible {
 }
 
 /// A small greyscale picture, row by row: one byte per pixel (how fast that point escaped).
-/// A value: copying it copies (lazily) the pixels.
-public struct MandelbrotBitmap {
+/// A value: copying it copies (lazily) the pixels. `Sendable`: a copy shares nothing with the original.
+public struct MandelbrotBitmap: Sendable {
     public static let width = 32
     public static let height = 24
 
@@ -110,6 +111,10 @@ public final class MandelbrotRenderer: Sendable {
 /// A stand-in for the view's place on screen. Main thread only, like UIKit: the view asks for a
 /// redraw with `setNeedsDisplay()`, and when the system lets it draw, it hands its picture to
 /// `draw(_:)`. The screen keeps the checksum of every frame it showed.
+/// `@MainActor`, as UIKit's views are; `@preconcurrency`, as UIKit is to code written before Swift's
+/// concurrency checks: the labs' Swift 5 code still compiles, and the main-thread checker still
+/// sees a call from another thread.
+@preconcurrency @MainActor
 public final class MandelbrotScreen {
     private(set) var needsDisplay = false
     private(set) var frames: [UInt64] = []
@@ -146,8 +151,8 @@ public final class MandelbrotScreen {
 
 // MARK: - The lab
 
-/// What each mandelbrot variant gets from the harness.
-public struct MandelbrotEnvironment {
+/// What each mandelbrot variant gets from the harness. `Sendable`: a main-actor screen and a stateless renderer.
+public struct MandelbrotEnvironment: Sendable {
     public let screen: MandelbrotScreen
     public let renderer: MandelbrotRenderer
 }

@@ -17,8 +17,8 @@ public struct PhotoPipelineImage: Equatable, Sendable {
     public var sepiaPasses: Int
 }
 
-/// What a row of the table shows.
-public enum PhotoPipelineCell: Equatable {
+/// What a row of the table shows. `Sendable`: a value, whose only payload is a `Sendable` picture.
+public enum PhotoPipelineCell: Equatable, Sendable {
     /// Still loading: a grey square and a spinner.
     case placeholder
     /// A picture (sepia or not yet).
@@ -164,6 +164,10 @@ public final class PhotoPipelineSepiaFilter: Sendable {
 /// A stand-in for the table view. Main thread only, like UIKit. The scenario scrolls it; the
 /// variant asks which rows are visible, whether the user is scrolling, and reloads rows. When a
 /// row comes into view or is reloaded, the table asks the variant for its cell.
+/// `@MainActor`, as UIKit's table view is; `@preconcurrency`, as UIKit is to code written before
+/// Swift's concurrency checks: the labs' Swift 5 code still compiles, and the main-thread checker
+/// still sees a call from another thread.
+@preconcurrency @MainActor
 public final class PhotoPipelineTable {
     public let rowCount: Int
     private var visible: [Int] = []
@@ -211,8 +215,9 @@ public final class PhotoPipelineTable {
 
 // MARK: - The lab
 
-/// What each photo-pipeline variant gets from the harness.
-public struct PhotoPipelineEnvironment {
+/// What each photo-pipeline variant gets from the harness. `Sendable`: a main-actor table, values,
+/// and a network and a filter that keep no state of their own.
+public struct PhotoPipelineEnvironment: Sendable {
     public let table: PhotoPipelineTable
     public let photos: [PhotoPipelinePhoto]
     public let network: PhotoPipelineNetwork

@@ -4,6 +4,7 @@ import LabKit
 
 import AsyncOperation
 import AsyncOperationSolutions
+import AsyncOperationSwift6Solutions
 import AtomicProperty
 import AtomicPropertySolutions
 import AtomicPropertySwift6Solutions
@@ -27,6 +28,7 @@ import ListAdderSolutions
 import ListAdderSwift6Solutions
 import Mandelbrot
 import MandelbrotSolutions
+import MandelbrotSwift6Solutions
 import OffMainDealloc
 import OffMainDeallocSolutions
 import OffMainDeallocSwift6Solutions
@@ -35,6 +37,7 @@ import OnceOnlyInitSolutions
 import OnceOnlyInitSwift6Solutions
 import PhotoPipeline
 import PhotoPipelineSolutions
+import PhotoPipelineSwift6Solutions
 import PriorityInversion
 import PriorityInversionSolutions
 import PriorityInversionSwift6Solutions
@@ -79,10 +82,10 @@ public let solutionCatalog: [LabSolutions] = [
     LabSolutions(WrongQueueLab.self, WrongQueueLab.solutions, swift6: WrongQueueLab.swift6Solutions),
     LabSolutions(WorkerThreadLab.self, WorkerThreadLab.solutions, swift6: WorkerThreadLab.swift6Solutions),
     LabSolutions(TooManyThreadsLab.self, TooManyThreadsLab.solutions, swift6: TooManyThreadsLab.swift6Solutions),
-    LabSolutions(AsyncOperationLab.self, AsyncOperationLab.solutions),
+    LabSolutions(AsyncOperationLab.self, AsyncOperationLab.solutions, swift6: AsyncOperationLab.swift6Solutions),
     LabSolutions(CompletionUILab.self, CompletionUILab.solutions, swift6: CompletionUILab.swift6Solutions),
     LabSolutions(PriorityInversionLab.self, PriorityInversionLab.solutions, swift6: PriorityInversionLab.swift6Solutions),
     LabSolutions(PropertyStrategiesLab.self, PropertyStrategiesLab.solutions, swift6: PropertyStrategiesLab.swift6Solutions),
-    LabSolutions(PhotoPipelineLab.self, PhotoPipelineLab.solutions),
-    LabSolutions(MandelbrotLab.self, MandelbrotLab.solutions),
+    LabSolutions(PhotoPipelineLab.self, PhotoPipelineLab.solutions, swift6: PhotoPipelineLab.swift6Solutions),
+    LabSolutions(MandelbrotLab.self, MandelbrotLab.solutions, swift6: MandelbrotLab.swift6Solutions),
 ]

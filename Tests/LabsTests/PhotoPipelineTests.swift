@@ -51,14 +51,16 @@ final class PhotoPipelineTests: XCTestCase {
             + "\(run.harnessError ?? "no harness error"); \(run.reproduce))"
     }
 
-    func testFixedPipelineIsCleanInProcess() throws {
+    func testFixedPipelinesAreCleanInProcess() throws {
         let lab = try XCTUnwrap(testLabs.lab("photo-pipeline"))
         try LabsTestSupport.requireSolutions(lab)
-        let plan = ScenarioPlan(
-            lab: lab.id, variant: "fixed", mode: .scripted, iterations: 2, seed: 3, stopAtFirstDetection: false)
-        let outcome = ScenarioDriver.run(lab, plan: plan)
-        XCTAssertEqual(outcome.failures, [])
-        XCTAssertEqual(outcome.tsanReports, 0)
-        XCTAssertEqual(outcome.notes, [], "every scripted pause was reached")
+        for variant in ["fixed", "fixed-task"] {
+            let plan = ScenarioPlan(
+                lab: lab.id, variant: variant, mode: .scripted, iterations: 2, seed: 3, stopAtFirstDetection: false)
+            let outcome = ScenarioDriver.run(lab, plan: plan)
+            XCTAssertEqual(outcome.failures, [], variant)
+            XCTAssertEqual(outcome.tsanReports, 0, variant)
+            XCTAssertEqual(outcome.notes, [], "\(variant): every scripted pause was reached")
+        }
     }
 }
