@@ -41,6 +41,9 @@ public struct ChildRequest: Sendable {
     /// A lab child prints little: past `outputLimit` on standard output it is ended (a tool's
     /// output is only cut).
     public var endsOnOutputFlood = false
+    /// Asked at each look: true when the parent no longer needs this run (another run of its
+    /// lab has already decided the grade); the child is then killed and its outcome says so.
+    public var stopWhen: (@Sendable () -> Bool)?
 
     public init(
         executable: URL, arguments: [String], environment: [String: String], directory: URL? = nil,
@@ -109,6 +112,9 @@ public struct ChildOutcome: Sendable {
     /// Channel lines that came after a result line. The harness sends its result last, so a
     /// result followed by anything (a progress line, say) was not the harness's: a forgery.
     public var linesAfterResult = 0
+    /// Killed because the parent no longer needed it (`ChildRequest.stopWhen`): nothing it did
+    /// is evidence.
+    public var stoppedUnneeded = false
 
     public init(
         ending: Ending, stderr: String = "", stderrTruncated: Bool = false, otherOutput: [String] = [],
@@ -192,6 +198,7 @@ public enum ChildRunner {
         // TSan's own symbolizer process may still be finishing; it is no sign of the lab's.
         outcome.leftoverProcesses = leftovers.filter { $0.command != "llvm-symbolizer" }.count
         outcome.stallReason = child.watchdog.stallReason
+        outcome.stoppedUnneeded = child.stoppedUnneeded
         outcome.threadsAtKill = child.threadsAtKill
         read(channel, into: &outcome)
         return outcome

@@ -91,60 +91,60 @@ public enum LabRunner {
     public static let maxExploreShards = 8
 
     /// Every child of every row, `jobs` at a time; the outcomes in row order. Scripted runs
-    /// start first (the quick, sure catches: a group caught there skips the rest), then the
-    /// longest children first, so none starts late and finishes last: a whole explore run
-    /// (one child walks every point: the longest there is), then stress, then explore shards
-    /// (a sharded explore is many short children that fill the gaps; `racelab check`).
+    /// start first (the quick, sure catches), then the longest children first, so none starts
+    /// late and finishes last: a whole explore run (one child walks every point: the longest
+    /// there is), then stress, then explore shards (a sharded explore is many short children
+    /// that fill the gaps; `racelab check`).
     /// `stopGroups` (one group number per row): once a run of a group catches a bug, the runs of
     /// that group not yet started are left out of its outcomes (a grade that is already 0 needs
-    /// no more evidence). `onRun` hears how many runs have ended of how many (any thread).
+    /// no more evidence). A catch by a first-starting run (scripted) also stops the group's
+    /// other runs still going, and leaves out every one of them, ended or not: what such a
+    /// grade shows is then the scripted runs' alone, whatever the timing, and a wrong fix caught
+    /// there is known in seconds. `onRun` hears how many runs have ended of how many (any thread).
     public static func run(
         _ rows: [Row], jobs: Int, stopGroups: [Int]? = nil,
         onRun: @escaping @Sendable (Int, Int) -> Void = { _, _ in }
     ) -> [VariantOutcome] {
-        let exploreRuns = rows.filter { $0.mode.isSystematic && $0.settings.point == nil }.map(\.settings.runs)
-            .reduce(0, +)
-        let autoShards = max(1, min(maxExploreShards, jobs / max(exploreRuns, 1)))
-        @Sendable func shards(_ row: Int) -> Int {
-            guard rows[row].mode.isSystematic && rows[row].settings.point == nil else { return 1 }
-            return rows[row].settings.exploreShards == 0 ? autoShards : rows[row].settings.exploreShards
-        }
-        @Sendable func order(_ row: Int) -> Int { rows[row].mode.startOrder(sharded: shards(row) > 1) }
-        // (row, run, shard): an explore run is split into shards that explore side by side.
-        let tasks = rows.indices.flatMap { row in
-            (0..<rows[row].settings.runs).flatMap { run in (0..<shards(row)).map { (row, run, $0) } }
-        }
-        .sorted { (order($0.0), $0.0, $0.1, $0.2) < (order($1.0), $1.0, $1.1, $1.2) }
+        let tasks = ChildTasks(rows, jobs: jobs)
         let finished = Counter()
         let caught = CaughtGroups()
-        let verdicts = ChildPool.map(tasks.count, jobs: jobs) { index -> RunVerdict? in
-            let (row, run, shard) = tasks[index]
+        let caughtFirst = CaughtGroups()
+        let verdicts = ChildPool.map(tasks.list.count, jobs: jobs) { index -> RunVerdict? in
+            let (row, run, shard) = tasks.list[index]
             let item = rows[row]
-            if let group = stopGroups?[row], caught.contains(group) {
-                onRun(finished.next(), tasks.count)
-                return nil
-            }
+            let group = stopGroups?[row]
+            let first = tasks.startsFirst(index)
+            defer { onRun(finished.next(), tasks.list.count) }
+            if let group, caught.contains(group) { return nil }
             let iterations = item.settings.iterations ?? item.lab.info.defaultIterations[item.mode] ?? 1
             var plan = ScenarioPlan(
                 lab: item.lab.id, variant: item.variant.name, mode: item.mode, iterations: iterations,
                 seed: item.settings.seed &+ UInt64(run), stopAtFirstDetection: true,
                 point: item.mode.isSystematic ? item.settings.point : nil)
-            if shards(row) > 1 { plan.shard = ExplorationShard(index: shard, count: shards(row)) }
+            if tasks.shards(row) > 1 { plan.shard = ExplorationShard(index: shard, count: tasks.shards(row)) }
+            var stopWhen: (@Sendable () -> Bool)?
+            if let group, !first { stopWhen = { caughtFirst.contains(group) } }
             let verdict = runOnce(
                 plan, kind: item.variant.kind,
                 stallTimeout: item.settings.stallTimeout ?? item.lab.info.watchdogSeconds,
-                settings: item.settings)
-            if let group = stopGroups?[row], verdict.detected || verdict.wasForged { caught.insert(group) }
-            onRun(finished.next(), tasks.count)
+                settings: item.settings, stopWhen: stopWhen)
+            if let group, let verdict, verdict.detected || verdict.wasForged {
+                caught.insert(group)
+                if first { caughtFirst.insert(group) }
+            }
             return verdict
         }
         return rows.indices.map { row in
             let item = rows[row]
+            // A group its scripted runs caught keeps those runs only (the rest were stopped, or
+            // ended by chance before the catch).
+            let keep = { (index: Int) in
+                tasks.startsFirst(index) || stopGroups.map { !caughtFirst.contains($0[row]) } ?? true
+            }
             let runs = (0..<item.settings.runs).compactMap { run in
                 RunVerdict.merging(
-                    tasks.indices.filter { tasks[$0].0 == row && tasks[$0].1 == run }.sorted {
-                        tasks[$0].2 < tasks[$1].2
-                    }.compactMap { verdicts[$0] })
+                    tasks.list.indices.filter { tasks.list[$0].0 == row && tasks.list[$0].1 == run && keep($0) }
+                        .sorted { tasks.list[$0].2 < tasks.list[$1].2 }.compactMap { verdicts[$0] })
             }
             return VariantOutcome(
                 lab: item.lab.id, variant: item.variant.name, kind: item.variant.kind, mode: item.mode, runs: runs,
@@ -156,6 +156,16 @@ public enum LabRunner {
     public static func runOnce(_ plan: ScenarioPlan, kind: VariantKind, stallTimeout: Double, settings: RunSettings)
         -> RunVerdict
     {
+        // (Without `stopWhen` a run is never stopped, so there is always a verdict.)
+        runOnce(plan, kind: kind, stallTimeout: stallTimeout, settings: settings, stopWhen: nil)!
+    }
+
+    /// `runOnce`, stopped and left without a verdict (nil) once `stopWhen` says the run is no
+    /// longer needed.
+    static func runOnce(
+        _ plan: ScenarioPlan, kind: VariantKind, stallTimeout: Double, settings: RunSettings,
+        stopWhen: (@Sendable () -> Bool)?
+    ) -> RunVerdict? {
         let reproduce = reproduceCommand(plan, program: settings.programName)
         let folder: RunFolder
         do { folder = try RunFolder.make() } catch {
@@ -169,7 +179,9 @@ public enum LabRunner {
             settings.executable, arguments: childArguments(plan) + (traceFile.map { ["--trace-file", $0.path] } ?? []),
             folder: folder, stallTimeout: stallTimeout, sandbox: settings.sandbox)
         request.startupTimeout = max(60, stallTimeout)
+        request.stopWhen = stopWhen
         let child = ChildRunner.run(request)
+        if child.stoppedUnneeded { return nil }
         saveLog(child, plan: plan, settings: settings)
         var verdict = VerdictBuilder.verdict(plan: plan, kind: kind, child: child, reproduce: reproduce)
         if plan.mode.isSystematic, verdict.detected || verdict.harnessError != nil,
@@ -242,6 +254,36 @@ public enum LabRunner {
         "\(program) run \(plan.lab) --variant \(plan.variant) --mode \(plan.mode.rawValue) --iterations \(plan.iterations) --seed \(plan.seed)"
             + (plan.point.map { " --point \($0)" } ?? "")
     }
+}
+
+/// The children of `LabRunner.run`'s rows, as (row, run, shard), in the order they start: an
+/// explore run is split into shards that explore side by side.
+private struct ChildTasks: Sendable {
+    let list: [(Int, Int, Int)]
+    private let shardCounts: [Int]
+    private let orders: [Int]
+
+    init(_ rows: [LabRunner.Row], jobs: Int) {
+        let exploreRuns = rows.filter { $0.mode.isSystematic && $0.settings.point == nil }.map(\.settings.runs)
+            .reduce(0, +)
+        let autoShards = max(1, min(LabRunner.maxExploreShards, jobs / max(exploreRuns, 1)))
+        let shardCounts = rows.map { row in
+            guard row.mode.isSystematic && row.settings.point == nil else { return 1 }
+            return row.settings.exploreShards == 0 ? autoShards : row.settings.exploreShards
+        }
+        let orders = rows.indices.map { rows[$0].mode.startOrder(sharded: shardCounts[$0] > 1) }
+        list = rows.indices.flatMap { row in
+            (0..<rows[row].settings.runs).flatMap { run in (0..<shardCounts[row]).map { (row, run, $0) } }
+        }
+        .sorted { (orders[$0.0], $0.0, $0.1, $0.2) < (orders[$1.0], $1.0, $1.1, $1.2) }
+        self.shardCounts = shardCounts
+        self.orders = orders
+    }
+
+    func shards(_ row: Int) -> Int { shardCounts[row] }
+
+    /// Whether task `index` is one of those that start first (the lowest start order: scripted).
+    func startsFirst(_ index: Int) -> Bool { orders[list[index].0] == orders[list[0].0] }
 }
 
 /// The groups in which a run has caught a bug (`LabRunner.run`'s `stopGroups`).

@@ -22,6 +22,9 @@ struct RunningChild {
     private var heartbeat: HeartbeatSignatures?
     /// What the child's threads were doing as the watchdog killed it for no progress.
     private(set) var threadsAtKill: String?
+    private let stopWhen: (@Sendable () -> Bool)?
+    /// Killed because the parent no longer needed it (`ChildRequest.stopWhen`).
+    private(set) var stoppedUnneeded = false
 
     init(
         pid: pid_t, stdout: OutputCollector, stderr: OutputCollector, channel: OutputCollector,
@@ -33,6 +36,7 @@ struct RunningChild {
         self.channel = channel
         group = request.group
         watchdog = ChildWatchdog(request)
+        stopWhen = request.stopWhen
         self.clock = clock
     }
 
@@ -47,6 +51,12 @@ struct RunningChild {
             let done = wait4(pid, &status, WNOHANG, &usage)
             if done == pid { clock.reaped(usage) }
             if done == pid || (done < 0 && errno != EINTR) { return (status, nil) }
+            if stopWhen?() == true {
+                stoppedUnneeded = true
+                sendSignal(-pid, SIGKILL)
+                sendSignal(pid, SIGKILL)
+                return (Self.reap(pid, within: 5).status, nil)
+            }
             let look = look(at: Date())
             if case .kill(let reason) = watchdog.tick(look) { return (kill(for: reason), reason) }
             usleep(20_000)

@@ -53,6 +53,28 @@ final class BrokenVariantsTests: XCTestCase {
         XCTAssertEqual(ungrouped.map(\.runs.count), [2, 2], "without groups every run runs")
     }
 
+    /// A catch by the scripted runs also stops the group's runs already going and leaves them
+    /// out, ended or not: here a long stress run of the fix, started beside the scripted run of
+    /// the broken variant, shows in no outcome (with every run side by side, nothing is left
+    /// unstarted to skip). A group caught only by another pass keeps its runs.
+    func testAScriptedCatchStopsTheGroupsRunsUnderWay() throws {
+        let lab = try XCTUnwrap(testLabs.lab("list-adder"))
+        func rows(stressIterations: Int) -> [LabRunner.Row] {
+            [("broken", RunMode.scripted, 3), ("fixed", .stress, stressIterations)].map { name, mode, iterations in
+                LabRunner.Row(
+                    lab: lab.lab, variant: lab.variant(named: name)!, mode: mode,
+                    settings: RunSettings(executable: LabsTestSupport.child, iterations: iterations, runs: 2, seed: 9))
+            }
+        }
+        // Minutes of stress, were it not stopped.
+        let outcomes = LabRunner.run(rows(stressIterations: 5_000), jobs: 4, stopGroups: [0, 0])
+        XCTAssertFalse(outcomes[0].runs.isEmpty)
+        XCTAssertTrue(outcomes[0].runs.allSatisfy(\.detected), "the scripted runs caught it")
+        XCTAssertEqual(outcomes[1].runs.count, 0, "the stress runs under way were stopped and left out")
+        let apart = LabRunner.run(rows(stressIterations: 20), jobs: 4, stopGroups: [0, 1])
+        XCTAssertEqual(apart.map(\.runs.count), [2, 2], "another group's runs are not stopped")
+    }
+
     func testListAdderBrokenIsCaughtByTSanAtItsOwnLines() throws {
         let lab = try XCTUnwrap(testLabs.lab("list-adder"))
         let settings = RunSettings(executable: LabsTestSupport.child, runs: 1, seed: 5)
