@@ -6,6 +6,7 @@ public let actorReentrancyCorpus = LabSolutions(ActorReentrancyLab.self, [
     LabVariant(.validFix, name: "valid-task-cache") { ActorReentrancyValidTaskCache(server: $0) },
     LabVariant(.validFix, name: "valid-entry-enum") { ActorReentrancyValidEntryEnum(server: $0) },
     LabVariant(.validFix, name: "valid-reserve-continuations") { ActorReentrancyValidReserveContinuations(server: $0) },
+    LabVariant(.validFix, name: "valid-reserve-and-poll") { ActorReentrancyValidReserveAndPoll(server: $0) },
     LabVariant(.wrongFix, name: "wrong-check-twice-before-await") { ActorReentrancyWrongCheckTwiceBeforeAwait(server: $0) },
     LabVariant(.wrongFix, name: "wrong-busy-flag-after-await") { ActorReentrancyWrongBusyFlagAfterAwait(server: $0) },
     LabVariant(.wrongFix, name: "wrong-task-dictionary-after-await") { ActorReentrancyWrongTaskDictionaryAfterAwait(server: $0) },
