@@ -14,4 +14,5 @@ public let actorReentrancyCorpus = LabSolutions(ActorReentrancyLab.self, [
     LabVariant(.wrongFix, name: "wrong-nonisolated-steps") { ActorReentrancyWrongNonisolatedSteps(server: $0) },
     LabVariant(.wrongFix, name: "wrong-yield-before-store") { ActorReentrancyWrongYieldBeforeStore(server: $0) },
     LabVariant(.wrongFix, name: "wrong-recheck-after-download") { ActorReentrancyWrongRecheckAfterDownload(server: $0) },
+    LabVariant(.wrongFix, name: "wrong-yield-before-reserve") { ActorReentrancyWrongYieldBeforeReserve(server: $0) },
 ])
