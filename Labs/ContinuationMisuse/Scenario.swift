@@ -25,9 +25,13 @@ public final class GeocodeRequest: Sendable {
     /// The app's two callbacks, until the story has delivered what it will (then let go of, as a
     /// finished request lets go of its callbacks).
     private let callbacks: Mutex<Callbacks?>
-    /// Relaxed: the geocoder's threads order nothing TSan sees through it (a race between the
-    /// app's callbacks stays a race).
+    // Where the request's callbacks are. Relaxed: the geocoder's threads order nothing TSan sees
+    // through them, so a race between the app's two callbacks stays a race.
     private let cancelled = Atomic<Bool>(false)
+    private let cancelling = Atomic<Bool>(false)
+    private let answerOnItsWay = Atomic<Bool>(false)
+    private let answerEnded = Atomic<Bool>(false)
+    private let errorDelivered = Atomic<Bool>(false)
 
     struct Callbacks {
         let onResult: @Sendable (GeoPlace) -> Void
@@ -39,44 +43,67 @@ public final class GeocodeRequest: Sendable {
         self.callbacks = Mutex(callbacks)
     }
 
-    /// Stops the callbacks that have not begun yet. One already on its way (its thread is past
-    /// the check) still comes: cancel() cannot call it back.
+    /// Stops the callbacks that have not begun yet. An answer already on its way (its thread is
+    /// past the check) cannot be called back: it still comes, and cancel() returns once it has.
     public func cancel() {
         Checkpoint.hit("geocoder.cancel")
+        cancelling.store(true, ordering: .relaxed)
+        if answerOnItsWay.load(ordering: .relaxed) {
+            Self.wait { self.answerEnded.load(ordering: .relaxed) }
+        }
         cancelled.store(true, ordering: .relaxed)
     }
 
-    /// The server answers: `onResult`, on a network thread of its own.
-    func answer(_ place: GeoPlace) {
+    /// The server answers: `onResult`, on a network thread of its own. `late`: the answer is on
+    /// its way, and lands once the time-out has been delivered or the app is cancelling.
+    func answer(_ place: GeoPlace, late: Bool = false) {
         guard let onResult = callbacks.withLock({ $0?.onResult }) else { return }
         Thread.detachNewThread { [self] in
             Checkpoint.hit("geocoder.answer")
             guard !cancelled.load(ordering: .relaxed) else {
+                answerEnded.store(true, ordering: .relaxed)
                 Checkpoint.hit("geocoder.dropped")
                 return
             }
+            answerOnItsWay.store(true, ordering: .relaxed)
+            if late {
+                Self.wait { self.errorDelivered.load(ordering: .relaxed) || self.cancelling.load(ordering: .relaxed) }
+            }
             onResult(place)
+            answerEnded.store(true, ordering: .relaxed)
             Checkpoint.hit("geocoder.answered")
         }
     }
 
     /// The lookup fails: `onError`, on the timer's thread (a time-out) or the network's.
-    func fail(_ error: GeocodeError) {
+    /// `answerOnItsWay`: it fires once the answer is on its way, and its thread stays until the
+    /// answer has landed (both callbacks' threads alive, for ThreadSanitizer to compare).
+    func fail(_ error: GeocodeError, answerOnItsWay: Bool = false) {
         guard let onError = callbacks.withLock({ $0?.onError }) else { return }
         Thread.detachNewThread { [self] in
+            if answerOnItsWay { Self.wait { self.answerOnItsWay.load(ordering: .relaxed) || self.answerEnded.load(ordering: .relaxed) } }
             Checkpoint.hit("geocoder.error")
             guard !cancelled.load(ordering: .relaxed) else {
                 Checkpoint.hit("geocoder.dropped")
                 return
             }
             onError(error)
+            errorDelivered.store(true, ordering: .relaxed)
             Checkpoint.hit("geocoder.errored")
+            if answerOnItsWay { Self.wait { self.answerEnded.load(ordering: .relaxed) } }
         }
     }
 
     /// Everything this request will ever deliver has been sent: it lets go of the callbacks (and of
     /// whatever they hold, a continuation included).
     func finish() { callbacks.withLock { $0 = nil } }
+
+    /// The geocoder's threads wait for one another by polling, at most 2 s of the lab's own time
+    /// (a callback that never returns does not keep them for ever).
+    private static func wait(until condition: () -> Bool) {
+        var deadline = LabDeadline(seconds: 2, ownTime: true)
+        while !condition() && !deadline.hasPassed() { usleep(100) }
+    }
 }
 
 /// The old callback API the app wraps (the scenario's own, like a vendor's SDK). Its
@@ -282,20 +309,15 @@ struct Search {
         }
     }
 
-    /// The time-out, then the answer. Scripted: the answer lands once the time-out has been
-    /// delivered and its caller has returned, or, when the app cancels the request on the
-    /// time-out, while it is cancelling (its thread held as it calls cancel(): an answer already
-    /// on its way cannot be called back). Stress: both at random moments, either first.
+    /// The time-out, then the answer. Scripted: the answer is already on its way when the time-out
+    /// fires, and lands once the time-out has been delivered, or while the app cancels the
+    /// request (an answer on its way cannot be called back). Stress: both at random moments,
+    /// either first.
     func lateAnswer(to request: GeocodeRequest, in run: ScenarioRun) {
         switch run.mode {
         case .scripted:
-            let cancelling = run.pause(at: "geocoder.cancel", hit: Checkpoint.hits("geocoder.cancel") + 1)
-            request.fail(.timedOut)
-            cancelling.whilePaused {
-                let before = Self.deliveriesEnded
-                run.user("the late answer arrives") { request.answer(place) }
-                run.waitUntilDoneOrQuiet(timeout: 5) { Self.deliveriesEnded > before }
-            }
+            request.answer(place, late: true)
+            request.fail(.timedOut, answerOnItsWay: true)
         case .stress:
             let answerFirst = run.random.next(upperBound: UInt64(4)) == 0
             if answerFirst { request.answer(place) } else { request.fail(.timedOut) }

@@ -120,6 +120,20 @@ final class VerdictBranchTests: XCTestCase {
             ["died on SIGSEGV: ==1==ThreadSanitizer:DEADLYSIGNAL"])
     }
 
+    /// A Swift runtime trap under TSan: its deadly-signal handler ends the child with TSan's exit
+    /// status, but no race was reported: a crash, and no TSan detection.
+    func testASwiftTrapThatTSanEndedIsACrashNotARace() {
+        let trapped = child(
+            .exited(TSanEnvironment.exitCode),
+            stderr: "Fatal error: SWIFT TASK CONTINUATION MISUSE: f() tried to resume its continuation more than once
+"
+                + "ThreadSanitizer:DEADLYSIGNAL
+==1==ERROR: ThreadSanitizer: ILL on unknown address 0x1
+",
+            iteration: 1)
+        XCTAssertEqual(verdict(trapped).detections.map(\.detector), [.crash])
+    }
+
     func testAChildThatCouldNotJoinItsGroupCouldNotStart() {
         let judged = verdict(child(.exited(125), stderr: ChildGroup.joinFailed + "\n"))
         XCTAssertEqual(judged.harnessProblem, .couldNotStart)
