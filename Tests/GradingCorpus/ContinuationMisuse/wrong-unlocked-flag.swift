@@ -5,7 +5,7 @@ import Foundation
 import LabKit
 import ContinuationMisuse
 
-final class ContinuationMisuseWrongUnlockedFlagState: @unchecked Sendable {
+final class ContinuationMisuseWrongUnlockedFlagState {
     var resumed = false
 }
 
