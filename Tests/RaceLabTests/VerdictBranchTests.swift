@@ -125,11 +125,8 @@ final class VerdictBranchTests: XCTestCase {
     func testASwiftTrapThatTSanEndedIsACrashNotARace() {
         let trapped = child(
             .exited(TSanEnvironment.exitCode),
-            stderr: "Fatal error: SWIFT TASK CONTINUATION MISUSE: f() tried to resume its continuation more than once
-"
-                + "ThreadSanitizer:DEADLYSIGNAL
-==1==ERROR: ThreadSanitizer: ILL on unknown address 0x1
-",
+            stderr: "Fatal error: SWIFT TASK CONTINUATION MISUSE: f() tried to resume its continuation more than once\n"
+                + "ThreadSanitizer:DEADLYSIGNAL\n==1==ERROR: ThreadSanitizer: ILL on unknown address 0x1\n",
             iteration: 1)
         XCTAssertEqual(verdict(trapped).detections.map(\.detector), [.crash])
     }
