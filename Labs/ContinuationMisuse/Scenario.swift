@@ -25,8 +25,8 @@ public final class GeocodeRequest: Sendable {
     /// The app's two callbacks, until the story has delivered what it will (then let go of, as a
     /// finished request lets go of its callbacks).
     private let callbacks: Mutex<Callbacks?>
-    // Where the request's callbacks are. Relaxed: the geocoder's threads order nothing TSan sees
-    // through them, so a race between the app's two callbacks stays a race.
+    // Where this request's deliveries stand. Relaxed: the geocoder's threads order nothing TSan
+    // sees through them, so a race between the app's two callbacks stays a race.
     private let cancelled = Atomic<Bool>(false)
     private let cancelling = Atomic<Bool>(false)
     private let answerOnItsWay = Atomic<Bool>(false)
@@ -76,12 +76,14 @@ public final class GeocodeRequest: Sendable {
     }
 
     /// The lookup fails: `onError`, on the timer's thread (a time-out) or the network's.
-    /// `answerOnItsWay`: it fires once the answer is on its way, and its thread stays until the
-    /// answer has landed (both callbacks' threads alive, for ThreadSanitizer to compare).
-    func fail(_ error: GeocodeError, answerOnItsWay: Bool = false) {
+    /// `whileAnswerIsOnItsWay`: it fires once the answer is on its way, and its thread stays until
+    /// the answer has landed (both callbacks' threads alive, for ThreadSanitizer to compare).
+    func fail(_ error: GeocodeError, whileAnswerIsOnItsWay: Bool = false) {
         guard let onError = callbacks.withLock({ $0?.onError }) else { return }
         Thread.detachNewThread { [self] in
-            if answerOnItsWay { Self.wait { self.answerOnItsWay.load(ordering: .relaxed) || self.answerEnded.load(ordering: .relaxed) } }
+            if whileAnswerIsOnItsWay {
+                Self.wait { self.answerOnItsWay.load(ordering: .relaxed) || self.answerEnded.load(ordering: .relaxed) }
+            }
             Checkpoint.hit("geocoder.error")
             guard !cancelled.load(ordering: .relaxed) else {
                 Checkpoint.hit("geocoder.dropped")
@@ -90,7 +92,7 @@ public final class GeocodeRequest: Sendable {
             onError(error)
             errorDelivered.store(true, ordering: .relaxed)
             Checkpoint.hit("geocoder.errored")
-            if answerOnItsWay { Self.wait { self.answerEnded.load(ordering: .relaxed) } }
+            if whileAnswerIsOnItsWay { Self.wait { self.answerEnded.load(ordering: .relaxed) } }
         }
     }
 
@@ -317,7 +319,7 @@ struct Search {
         switch run.mode {
         case .scripted:
             request.answer(place, late: true)
-            request.fail(.timedOut, answerOnItsWay: true)
+            request.fail(.timedOut, whileAnswerIsOnItsWay: true)
         case .stress:
             let answerFirst = run.random.next(upperBound: UInt64(4)) == 0
             if answerFirst { request.answer(place) } else { request.fail(.timedOut) }
