@@ -129,6 +129,11 @@ final class VerdictBranchTests: XCTestCase {
                 + "ThreadSanitizer:DEADLYSIGNAL\n==1==ERROR: ThreadSanitizer: ILL on unknown address 0x1\n",
             iteration: 1)
         XCTAssertEqual(verdict(trapped).detections.map(\.detector), [.crash])
+        // The same trap after the result was sent (a late callback): still the crash.
+        var late = trapped
+        late.results = [clean()]
+        late.announcedIterations = Set(0...3)
+        XCTAssertEqual(verdict(late).detections.map(\.detector), [.crash], "\(verdict(late).detections)")
     }
 
     func testAChildThatCouldNotJoinItsGroupCouldNotStart() {
