@@ -23,6 +23,7 @@ import UIOffMainCorpus
 import WorkerThreadCorpus
 import WrongQueueCorpus
 import ActorReentrancyCorpus
+import ContinuationMisuseCorpus
 
 /// The grading corpus of every lab: other valid fixes and plausible wrong ones, written as a
 /// class of students would, graded as exercises by `racelab bench corpus`. One line per lab, in the
@@ -50,4 +51,5 @@ public let corpusCatalog: [LabSolutions] = [
     photoPipelineCorpus,
     mandelbrotCorpus,
     actorReentrancyCorpus,
+    continuationMisuseCorpus,
 ]

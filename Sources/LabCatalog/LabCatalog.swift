@@ -47,6 +47,8 @@ import WrongQueue
 import func WrongQueueExercises.makeWrongQueueExercise
 import ActorReentrancy
 import func ActorReentrancyExercises.makeActorReentrancyExercise
+import ContinuationMisuse
+import func ContinuationMisuseExercises.makeContinuationMisuseExercise
 
 /// Every lab this build knows, with the student's exercise. Adding a lab: copy a lab folder
 /// (Package.swift makes its modules), rename its types, then import its two modules above and
@@ -74,4 +76,5 @@ public let labCatalog = LabKit.PlayableLabRegistry([
     LabKit.PlayableLab(PhotoPipeline.PhotoPipelineLab.self, exercise: PhotoPipelineExercises.makePhotoPipelineExercise),
     LabKit.PlayableLab(Mandelbrot.MandelbrotLab.self, exercise: MandelbrotExercises.makeMandelbrotExercise),
     LabKit.PlayableLab(ActorReentrancy.ActorReentrancyLab.self, exercise: ActorReentrancyExercises.makeActorReentrancyExercise),
+    LabKit.PlayableLab(ContinuationMisuse.ContinuationMisuseLab.self, exercise: ContinuationMisuseExercises.makeContinuationMisuseExercise),
 ], viewReleaseTaughtBy: OffMainDealloc.OffMainDeallocLab.info.id)  // from that lab on, exercises keep views' release on main

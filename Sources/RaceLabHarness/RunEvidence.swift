@@ -40,12 +40,16 @@ struct RunEvidence {
         tsanExit = child.ending == .exited(TSanEnvironment.exitCode)
         tsanText = child.stderr.contains("WARNING: ThreadSanitizer:")
         crashLine = TSanReportParser.crashLine(in: child.stderr)
-        // TSan's own end (a fatal error of its runtime, or its memory limit), not a report.
+        let cause = CrashCause.find(in: child.stderr)
+        self.cause = cause
+        // TSan's own end (a fatal error of its runtime, its memory limit, or its deadly-signal
+        // handler ending a program that trapped, e.g. on a Swift "Fatal error:", whose cause it
+        // printed), not a report.
         tsanFatal =
             reports.isEmpty && !tsanText
             && (crashLine?.contains("ThreadSanitizer") == true
+                || (cause != nil && child.stderr.contains("ThreadSanitizer:DEADLYSIGNAL"))
                 || child.stderr.contains(TSanEnvironment.memoryLimitLine))
-        cause = CrashCause.find(in: child.stderr)
     }
 
     /// The sandbox could not put the child in its control groups (it said so and exited 125).

@@ -144,8 +144,9 @@ struct ExitStatusCheck: VerdictCheck {
         if status == 2 && child.results.isEmpty {
             let line = child.stderr.split(separator: "\n").last.map(String.init) ?? ""
             verdict.cannotJudge(.rejectedArguments, "the child rejected its arguments: \(line)")
-        } else if sentNothing, let cause = run.cause {
-            // A deadly signal TSan caught and reported before ending the child.
+        } else if sentNothing || run.tsanFatal, let cause = run.cause {
+            // A deadly signal TSan caught and reported before ending the child (also after the
+            // child sent its result: TSan's exit status is then no race, but this crash).
             verdict.detections.append(run.detection(.crash, cause.summary))
         } else if sentNothing, let fatal = run.crashLine, fatal.contains("ThreadSanitizer") {
             // TSan itself ended the child (it could not allocate, it crashed): say so.

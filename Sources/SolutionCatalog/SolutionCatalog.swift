@@ -65,6 +65,9 @@ import WrongQueueSwift6Solutions
 import ActorReentrancy
 import ActorReentrancySolutions
 import ActorReentrancySwift6Solutions
+import ContinuationMisuse
+import ContinuationMisuseSolutions
+import ContinuationMisuseSwift6Solutions
 
 /// The reference fixes of every lab, registered here, outside the labs' own modules, so an
 /// exercise cannot declare, replace or hide one. A student kit ships without this folder and
@@ -92,4 +95,5 @@ public let solutionCatalog: [LabSolutions] = [
     LabSolutions(PhotoPipelineLab.self, PhotoPipelineLab.solutions, swift6: PhotoPipelineLab.swift6Solutions),
     LabSolutions(MandelbrotLab.self, MandelbrotLab.solutions, swift6: MandelbrotLab.swift6Solutions),
     LabSolutions(ActorReentrancyLab.self, ActorReentrancyLab.solutions, swift6: ActorReentrancyLab.swift6Solutions),
+    LabSolutions(ContinuationMisuseLab.self, ContinuationMisuseLab.solutions, swift6: ContinuationMisuseLab.swift6Solutions),
 ]

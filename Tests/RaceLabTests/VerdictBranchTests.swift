@@ -120,6 +120,22 @@ final class VerdictBranchTests: XCTestCase {
             ["died on SIGSEGV: ==1==ThreadSanitizer:DEADLYSIGNAL"])
     }
 
+    /// A Swift runtime trap under TSan: its deadly-signal handler ends the child with TSan's exit
+    /// status, but no race was reported: a crash, and no TSan detection.
+    func testASwiftTrapThatTSanEndedIsACrashNotARace() {
+        let trapped = child(
+            .exited(TSanEnvironment.exitCode),
+            stderr: "Fatal error: SWIFT TASK CONTINUATION MISUSE: f() tried to resume its continuation more than once\n"
+                + "ThreadSanitizer:DEADLYSIGNAL\n==1==ERROR: ThreadSanitizer: ILL on unknown address 0x1\n",
+            iteration: 1)
+        XCTAssertEqual(verdict(trapped).detections.map(\.detector), [.crash])
+        // The same trap after the result was sent (a late callback): still the crash.
+        var late = trapped
+        late.results = [clean()]
+        late.announcedIterations = Set(0...3)
+        XCTAssertEqual(verdict(late).detections.map(\.detector), [.crash], "\(verdict(late).detections)")
+    }
+
     func testAChildThatCouldNotJoinItsGroupCouldNotStart() {
         let judged = verdict(child(.exited(125), stderr: ChildGroup.joinFailed + "\n"))
         XCTAssertEqual(judged.harnessProblem, .couldNotStart)
