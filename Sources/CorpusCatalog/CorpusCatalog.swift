@@ -22,6 +22,7 @@ import TooManyThreadsCorpus
 import UIOffMainCorpus
 import WorkerThreadCorpus
 import WrongQueueCorpus
+import UncheckedSendableCorpus
 
 /// The grading corpus of every lab: other valid fixes and plausible wrong ones, written as a
 /// class of students would, graded as exercises by `racelab bench corpus`. One line per lab, in the
@@ -48,4 +49,5 @@ public let corpusCatalog: [LabSolutions] = [
     propertyStrategiesCorpus,
     photoPipelineCorpus,
     mandelbrotCorpus,
+    uncheckedSendableCorpus,
 ]

@@ -45,6 +45,8 @@ import WorkerThread
 import func WorkerThreadExercises.makeWorkerThreadExercise
 import WrongQueue
 import func WrongQueueExercises.makeWrongQueueExercise
+import UncheckedSendable
+import func UncheckedSendableExercises.makeUncheckedSendableExercise
 
 /// Every lab this build knows, with the student's exercise. Adding a lab: copy a lab folder
 /// (Package.swift makes its modules), rename its types, then import its two modules above and
@@ -71,4 +73,5 @@ public let labCatalog = LabKit.PlayableLabRegistry([
     LabKit.PlayableLab(PropertyStrategies.PropertyStrategiesLab.self, exercise: PropertyStrategiesExercises.makePropertyStrategiesExercise),
     LabKit.PlayableLab(PhotoPipeline.PhotoPipelineLab.self, exercise: PhotoPipelineExercises.makePhotoPipelineExercise),
     LabKit.PlayableLab(Mandelbrot.MandelbrotLab.self, exercise: MandelbrotExercises.makeMandelbrotExercise),
+    LabKit.PlayableLab(UncheckedSendable.UncheckedSendableLab.self, exercise: UncheckedSendableExercises.makeUncheckedSendableExercise),
 ], viewReleaseTaughtBy: OffMainDealloc.OffMainDeallocLab.info.id)  // from that lab on, exercises keep views' release on main

@@ -62,6 +62,9 @@ import WorkerThreadSwift6Solutions
 import WrongQueue
 import WrongQueueSolutions
 import WrongQueueSwift6Solutions
+import UncheckedSendable
+import UncheckedSendableSolutions
+import UncheckedSendableSwift6Solutions
 
 /// The reference fixes of every lab, registered here, outside the labs' own modules, so an
 /// exercise cannot declare, replace or hide one. A student kit ships without this folder and
@@ -88,4 +91,5 @@ public let solutionCatalog: [LabSolutions] = [
     LabSolutions(PropertyStrategiesLab.self, PropertyStrategiesLab.solutions, swift6: PropertyStrategiesLab.swift6Solutions),
     LabSolutions(PhotoPipelineLab.self, PhotoPipelineLab.solutions, swift6: PhotoPipelineLab.swift6Solutions),
     LabSolutions(MandelbrotLab.self, MandelbrotLab.solutions, swift6: MandelbrotLab.swift6Solutions),
+    LabSolutions(UncheckedSendableLab.self, UncheckedSendableLab.solutions, swift6: UncheckedSendableLab.swift6Solutions),
 ]
