@@ -6,6 +6,7 @@ public let uncheckedSendableCorpus = LabSolutions(UncheckedSendableLab.self, [
     LabVariant(.validFix, name: "valid-actor") { UncheckedSendableValidActor(tally: $0) },
     LabVariant(.validFix, name: "valid-mutex") { UncheckedSendableValidMutex(tally: $0) },
     LabVariant(.validFix, name: "valid-nslock") { UncheckedSendableValidNSLock(tally: $0) },
+    LabVariant(.validFix, name: "valid-main-actor") { UncheckedSendableValidMainActor(tally: $0) },
     LabVariant(.validFix, name: "valid-serial-queue-sync") { UncheckedSendableValidSerialQueueSync(tally: $0) },
     LabVariant(.wrongFix, name: "wrong-nonisolated-unsafe") { UncheckedSendableWrongNonisolatedUnsafe(tally: $0) },
     LabVariant(.wrongFix, name: "wrong-lock-updates-only") { UncheckedSendableWrongLockUpdatesOnly(tally: $0) },
