@@ -58,7 +58,8 @@ extension UncheckedSendableStats {
 
 /// What every variant offers. Shared by many tasks at once, so it must be `Sendable`: the
 /// scenario calls `recordLike` from every child task of a task group, and `statistics()` from
-/// the screen (a task on the main actor) while likes are still being counted.
+/// the screen (a task of its own, which then shows the result on the main actor) while likes
+/// are still being counted.
 public protocol UncheckedSendableController: AnyObject, Sendable {
     func recordLike(_ like: UncheckedSendableLike) async
     func statistics() async -> UncheckedSendableStats
@@ -116,7 +117,10 @@ public enum UncheckedSendableLab: LabScenario {
             story.waitForEveryLike()
             // A read beside a write: one more like arrives, and its task is held just after it
             // is counted, while the screen refreshes its badge (on another thread). Nothing but
-            // the variant's own code can order that read after the like's write.
+            // the variant's own code can order that read after the like's write. (This order, a
+            // write and then an unordered read, is the one TSan reported in every run; a read
+            // made while the first like was held, written over after it went on, went unreported
+            // in our runs, so the first scene alone did not catch an unlocked read.)
             let justCounted = run.pause(at: "like.done", hit: Checkpoint.hits("like.done") + 1)
             story.likesArrive([lateLike])
             justCounted.whilePaused {
