@@ -111,7 +111,8 @@ public struct Grader {
         }
         let labs = items.map(\.0.id).joined(separator: ", ")
         // One verdict per lab: once a pass catches the bug, the lab's passes not yet started are
-        // skipped (with partial credit every pass runs, as each scores on its own).
+        // skipped, and a catch by the scripted pass also stops the others under way and leaves
+        // them out (LabRunner.run; with partial credit every pass runs, as each scores on its own).
         let groups = policy.partialCredit ? nil : items.indices.flatMap { index in Self.passes.map { _ in index } }
         let outcomes = LabRunner.run(rows, jobs: jobs, stopGroups: groups) { done, total in
             onProgress("\(labs): run \(done) of \(total)")
@@ -175,7 +176,7 @@ public struct Grader {
         let summary: String
         if total == 0 {
             status = .skipped
-            summary = "not run: an earlier pass already caught the bug"
+            summary = "not run, or stopped and left out: an earlier pass already caught the bug"
         } else if forged {
             status = .forged
             summary = "a run printed a result line the harness did not sign (a forged result): not a pass"

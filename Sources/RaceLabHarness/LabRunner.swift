@@ -180,6 +180,7 @@ public enum LabRunner {
             folder: folder, stallTimeout: stallTimeout, sandbox: settings.sandbox)
         request.startupTimeout = max(60, stallTimeout)
         request.stopWhen = stopWhen
+        if stopWhen?() == true { return nil }  // (while it waited for a slot, say)
         let child = ChildRunner.run(request)
         if child.stoppedUnneeded { return nil }
         saveLog(child, plan: plan, settings: settings)
@@ -262,6 +263,8 @@ private struct ChildTasks: Sendable {
     let list: [(Int, Int, Int)]
     private let shardCounts: [Int]
     private let orders: [Int]
+    /// Each row's pass's own start order (as if not sharded).
+    private let modeOrders: [Int]
 
     init(_ rows: [LabRunner.Row], jobs: Int) {
         let exploreRuns = rows.filter { $0.mode.isSystematic && $0.settings.point == nil }.map(\.settings.runs)
@@ -278,12 +281,16 @@ private struct ChildTasks: Sendable {
         .sorted { (orders[$0.0], $0.0, $0.1, $0.2) < (orders[$1.0], $1.0, $1.1, $1.2) }
         self.shardCounts = shardCounts
         self.orders = orders
+        modeOrders = rows.map { $0.mode.startOrder(sharded: false) }
     }
 
     func shards(_ row: Int) -> Int { shardCounts[row] }
 
-    /// Whether task `index` is one of those that start first (the lowest start order: scripted).
-    func startsFirst(_ index: Int) -> Bool { orders[list[index].0] == orders[list[0].0] }
+    /// Whether task `index` is of the pass that starts first (scripted), by its mode: never
+    /// whichever pass happens to start first in a grade that has no scripted runs.
+    func startsFirst(_ index: Int) -> Bool { modeOrders[list[index].0] == Self.firstOrder }
+
+    private static let firstOrder = RunMode.allCases.map { $0.startOrder(sharded: false) }.min()
 }
 
 /// The groups in which a run has caught a bug (`LabRunner.run`'s `stopGroups`).

@@ -53,6 +53,8 @@ struct RunningChild {
             if done == pid || (done < 0 && errno != EINTR) { return (status, nil) }
             if stopWhen?() == true {
                 stoppedUnneeded = true
+                // What it started, seen now, is ended after it (`endWhatItStarted`).
+                tracked.formUnion(ProcessTree.descendants(of: pid, in: ProcessTree.snapshot()))
                 sendSignal(-pid, SIGKILL)
                 sendSignal(pid, SIGKILL)
                 return (Self.reap(pid, within: 5).status, nil)

@@ -54,24 +54,31 @@ final class BrokenVariantsTests: XCTestCase {
     }
 
     /// A catch by the scripted runs also stops the group's runs already going and leaves them
-    /// out, ended or not: here a long stress run of the fix, started beside the scripted run of
-    /// the broken variant, shows in no outcome (with every run side by side, nothing is left
-    /// unstarted to skip). A group caught only by another pass keeps its runs.
+    /// out: here a stress run of the fix long enough to take ten minutes, started beside the
+    /// scripted run of the broken variant, shows in no outcome (with every run side by side,
+    /// nothing is left unstarted to skip), and the call ends long before it would have. A group
+    /// caught only by another pass keeps its runs; another group is never stopped.
     func testAScriptedCatchStopsTheGroupsRunsUnderWay() throws {
         let lab = try XCTUnwrap(testLabs.lab("list-adder"))
-        func rows(stressIterations: Int) -> [LabRunner.Row] {
-            [("broken", RunMode.scripted, 3), ("fixed", .stress, stressIterations)].map { name, mode, iterations in
+        func rows(_ scripted: String, _ stress: String, stressIterations: Int) -> [LabRunner.Row] {
+            [(scripted, RunMode.scripted, 3), (stress, .stress, stressIterations)].map { name, mode, iterations in
                 LabRunner.Row(
                     lab: lab.lab, variant: lab.variant(named: name)!, mode: mode,
                     settings: RunSettings(executable: LabsTestSupport.child, iterations: iterations, runs: 2, seed: 9))
             }
         }
-        // Minutes of stress, were it not stopped.
-        let outcomes = LabRunner.run(rows(stressIterations: 5_000), jobs: 4, stopGroups: [0, 0])
+        let started = Date()
+        let outcomes = LabRunner.run(
+            rows("broken", "fixed", stressIterations: 20_000), jobs: 4, stopGroups: [0, 0])
+        XCTAssertLessThan(Date().timeIntervalSince(started), 120, "the stress runs were stopped, not waited for")
         XCTAssertFalse(outcomes[0].runs.isEmpty)
         XCTAssertTrue(outcomes[0].runs.allSatisfy(\.detected), "the scripted runs caught it")
         XCTAssertEqual(outcomes[1].runs.count, 0, "the stress runs under way were stopped and left out")
-        let apart = LabRunner.run(rows(stressIterations: 20), jobs: 4, stopGroups: [0, 1])
+        let stressCatch = LabRunner.run(rows("fixed", "broken", stressIterations: 20), jobs: 4, stopGroups: [0, 0])
+        XCTAssertEqual(stressCatch[0].runs.count, 2, "clean scripted runs are kept")
+        XCTAssertFalse(stressCatch[1].runs.isEmpty, "a catch by stress alone stops nothing under way")
+        XCTAssertTrue(stressCatch[1].runs.contains(where: \.detected), "stress caught it")
+        let apart = LabRunner.run(rows("broken", "fixed", stressIterations: 20), jobs: 4, stopGroups: [0, 1])
         XCTAssertEqual(apart.map(\.runs.count), [2, 2], "another group's runs are not stopped")
     }
 
