@@ -7,7 +7,7 @@ final class TaskLifetimeBroken: ScreenController, TaskLifetimeController {
     private let feed: FeedServer
     private var stories: [String] = []
 
-    init(environment: TaskLifetimeEnvironment) {
+    nonisolated init(environment: TaskLifetimeEnvironment) {
         screen = environment.screen
         feed = environment.feed
         super.init(screenName: TaskLifetimeLab.screenName)

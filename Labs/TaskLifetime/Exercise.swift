@@ -11,7 +11,7 @@ final class TaskLifetimeExercise: ScreenController, TaskLifetimeController {
     private let feed: FeedServer
     private var stories: [String] = []
 
-    init(environment: TaskLifetimeEnvironment) {
+    nonisolated init(environment: TaskLifetimeEnvironment) {
         screen = environment.screen
         feed = environment.feed
         super.init(screenName: TaskLifetimeLab.screenName)

@@ -9,7 +9,7 @@ final class TaskLifetimeFixed: ScreenController, TaskLifetimeController {
     private var stories: [String] = []
     private var loading: Task<Void, Never>?  // main actor only
 
-    init(environment: TaskLifetimeEnvironment) {
+    nonisolated init(environment: TaskLifetimeEnvironment) {
         screen = environment.screen
         feed = environment.feed
         super.init(screenName: TaskLifetimeLab.screenName)

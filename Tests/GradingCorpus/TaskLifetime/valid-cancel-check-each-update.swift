@@ -11,7 +11,7 @@ final class TaskLifetimeValidCancelCheckEachUpdate: ScreenController, TaskLifeti
     private var stories: [String] = []
     private var loading: Task<Void, Never>?
 
-    init(environment: TaskLifetimeEnvironment) {
+    nonisolated init(environment: TaskLifetimeEnvironment) {
         screen = environment.screen
         feed = environment.feed
         super.init(screenName: TaskLifetimeLab.screenName)

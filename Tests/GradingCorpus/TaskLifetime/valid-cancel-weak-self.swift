@@ -10,7 +10,7 @@ final class TaskLifetimeValidCancelWeakSelf: ScreenController, TaskLifetimeContr
     private var stories: [String] = []
     private var loading: Task<Void, Never>?
 
-    init(environment: TaskLifetimeEnvironment) {
+    nonisolated init(environment: TaskLifetimeEnvironment) {
         screen = environment.screen
         feed = environment.feed
         super.init(screenName: TaskLifetimeLab.screenName)

@@ -10,7 +10,7 @@ final class TaskLifetimeValidGenerationToken: ScreenController, TaskLifetimeCont
     private var stories: [String] = []
     private var loading: Task<Void, Never>?
     private var generation = 0
-    init(environment: TaskLifetimeEnvironment) {
+    nonisolated init(environment: TaskLifetimeEnvironment) {
         screen = environment.screen
         feed = environment.feed
         super.init(screenName: TaskLifetimeLab.screenName)

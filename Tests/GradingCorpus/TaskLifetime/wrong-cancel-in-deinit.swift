@@ -9,7 +9,7 @@ final class TaskLifetimeWrongCancelInDeinit: ScreenController, TaskLifetimeContr
     private var stories: [String] = []
     private var loading: Task<Void, Never>?
     deinit { loading?.cancel() }
-    init(environment: TaskLifetimeEnvironment) {
+    nonisolated init(environment: TaskLifetimeEnvironment) {
         screen = environment.screen
         feed = environment.feed
         super.init(screenName: TaskLifetimeLab.screenName)
