@@ -25,6 +25,7 @@ import WrongQueueCorpus
 import ActorReentrancyCorpus
 import ContinuationMisuseCorpus
 import UncheckedSendableCorpus
+import TaskLifetimeCorpus
 
 /// The grading corpus of every lab: other valid fixes and plausible wrong ones, written as a
 /// class of students would, graded as exercises by `racelab bench corpus`. One line per lab, in the
@@ -54,4 +55,5 @@ public let corpusCatalog: [LabSolutions] = [
     actorReentrancyCorpus,
     continuationMisuseCorpus,
     uncheckedSendableCorpus,
+    taskLifetimeCorpus,
 ]

@@ -51,6 +51,8 @@ import ContinuationMisuse
 import func ContinuationMisuseExercises.makeContinuationMisuseExercise
 import UncheckedSendable
 import func UncheckedSendableExercises.makeUncheckedSendableExercise
+import TaskLifetime
+import func TaskLifetimeExercises.makeTaskLifetimeExercise
 
 /// Every lab this build knows, with the student's exercise. Adding a lab: copy a lab folder
 /// (Package.swift makes its modules), rename its types, then import its two modules above and
@@ -80,4 +82,5 @@ public let labCatalog = LabKit.PlayableLabRegistry([
     LabKit.PlayableLab(ActorReentrancy.ActorReentrancyLab.self, exercise: ActorReentrancyExercises.makeActorReentrancyExercise),
     LabKit.PlayableLab(ContinuationMisuse.ContinuationMisuseLab.self, exercise: ContinuationMisuseExercises.makeContinuationMisuseExercise),
     LabKit.PlayableLab(UncheckedSendable.UncheckedSendableLab.self, exercise: UncheckedSendableExercises.makeUncheckedSendableExercise),
+    LabKit.PlayableLab(TaskLifetime.TaskLifetimeLab.self, exercise: TaskLifetimeExercises.makeTaskLifetimeExercise),
 ], viewReleaseTaughtBy: OffMainDealloc.OffMainDeallocLab.info.id)  // from that lab on, exercises keep views' release on main

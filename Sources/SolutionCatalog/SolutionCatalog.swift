@@ -71,6 +71,9 @@ import ContinuationMisuseSwift6Solutions
 import UncheckedSendable
 import UncheckedSendableSolutions
 import UncheckedSendableSwift6Solutions
+import TaskLifetime
+import TaskLifetimeSolutions
+import TaskLifetimeSwift6Solutions
 
 /// The reference fixes of every lab, registered here, outside the labs' own modules, so an
 /// exercise cannot declare, replace or hide one. A student kit ships without this folder and
@@ -100,4 +103,5 @@ public let solutionCatalog: [LabSolutions] = [
     LabSolutions(ActorReentrancyLab.self, ActorReentrancyLab.solutions, swift6: ActorReentrancyLab.swift6Solutions),
     LabSolutions(ContinuationMisuseLab.self, ContinuationMisuseLab.solutions, swift6: ContinuationMisuseLab.swift6Solutions),
     LabSolutions(UncheckedSendableLab.self, UncheckedSendableLab.solutions, swift6: UncheckedSendableLab.swift6Solutions),
+    LabSolutions(TaskLifetimeLab.self, TaskLifetimeLab.solutions, swift6: TaskLifetimeLab.swift6Solutions),
 ]
