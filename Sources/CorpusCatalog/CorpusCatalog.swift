@@ -24,6 +24,7 @@ import WorkerThreadCorpus
 import WrongQueueCorpus
 import ActorReentrancyCorpus
 import ContinuationMisuseCorpus
+import CooperativeCancellationCorpus
 
 /// The grading corpus of every lab: other valid fixes and plausible wrong ones, written as a
 /// class of students would, graded as exercises by `racelab bench corpus`. One line per lab, in the
@@ -52,4 +53,5 @@ public let corpusCatalog: [LabSolutions] = [
     mandelbrotCorpus,
     actorReentrancyCorpus,
     continuationMisuseCorpus,
+    cooperativeCancellationCorpus,
 ]

@@ -49,6 +49,8 @@ import ActorReentrancy
 import func ActorReentrancyExercises.makeActorReentrancyExercise
 import ContinuationMisuse
 import func ContinuationMisuseExercises.makeContinuationMisuseExercise
+import CooperativeCancellation
+import func CooperativeCancellationExercises.makeCooperativeCancellationExercise
 
 /// Every lab this build knows, with the student's exercise. Adding a lab: copy a lab folder
 /// (Package.swift makes its modules), rename its types, then import its two modules above and
@@ -77,4 +79,5 @@ public let labCatalog = LabKit.PlayableLabRegistry([
     LabKit.PlayableLab(Mandelbrot.MandelbrotLab.self, exercise: MandelbrotExercises.makeMandelbrotExercise),
     LabKit.PlayableLab(ActorReentrancy.ActorReentrancyLab.self, exercise: ActorReentrancyExercises.makeActorReentrancyExercise),
     LabKit.PlayableLab(ContinuationMisuse.ContinuationMisuseLab.self, exercise: ContinuationMisuseExercises.makeContinuationMisuseExercise),
+    LabKit.PlayableLab(CooperativeCancellation.CooperativeCancellationLab.self, exercise: CooperativeCancellationExercises.makeCooperativeCancellationExercise),
 ], viewReleaseTaughtBy: OffMainDealloc.OffMainDeallocLab.info.id)  // from that lab on, exercises keep views' release on main

@@ -68,6 +68,9 @@ import ActorReentrancySwift6Solutions
 import ContinuationMisuse
 import ContinuationMisuseSolutions
 import ContinuationMisuseSwift6Solutions
+import CooperativeCancellation
+import CooperativeCancellationSolutions
+import CooperativeCancellationSwift6Solutions
 
 /// The reference fixes of every lab, registered here, outside the labs' own modules, so an
 /// exercise cannot declare, replace or hide one. A student kit ships without this folder and
@@ -96,4 +99,5 @@ public let solutionCatalog: [LabSolutions] = [
     LabSolutions(MandelbrotLab.self, MandelbrotLab.solutions, swift6: MandelbrotLab.swift6Solutions),
     LabSolutions(ActorReentrancyLab.self, ActorReentrancyLab.solutions, swift6: ActorReentrancyLab.swift6Solutions),
     LabSolutions(ContinuationMisuseLab.self, ContinuationMisuseLab.solutions, swift6: ContinuationMisuseLab.swift6Solutions),
+    LabSolutions(CooperativeCancellationLab.self, CooperativeCancellationLab.solutions, swift6: CooperativeCancellationLab.swift6Solutions),
 ]
