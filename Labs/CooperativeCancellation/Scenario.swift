@@ -5,6 +5,8 @@ import Synchronization
 /// One photo, encoded for the export.
 public struct EncodedPhoto: Sendable, Equatable {
     public let photo: Int
+
+    public init(photo: Int) { self.photo = photo }
 }
 
 /// One encoding in progress, as `LegacyPhotoEncoder.encode` returns it.
