@@ -34,7 +34,9 @@ final class CooperativeCancellationBroken: CooperativeCancellationController {
     static func encode(_ photo: Int, with encoder: LegacyPhotoEncoder) async -> EncodedPhoto {
         await withCheckedContinuation { continuation in
             // BUG: the task's cancel never reaches the job: the photo is encoded to its end.
-            encoder.encode(photo) { file in continuation.resume(returning: file ?? EncodedPhoto(photo: photo)) }
+            encoder.encodingJob(for: photo) { file in
+                continuation.resume(returning: file ?? EncodedPhoto(photo: photo))
+            }.start()
         }
     }
 }

@@ -16,8 +16,8 @@ final class CooperativeCancellationJobBox: Sendable {
         job?.cancel()
     }
 
-    /// The job has started: keep it, and cancel it at once if the cancel came first.
-    func started(_ job: EncodeJob) {
+    /// The job is made: keep it, and cancel it at once if the cancel came first.
+    func keep(_ job: EncodeJob) {
         let cancelled = state.withLock { state -> Bool in
             state.job = job
             return state.cancelled
@@ -70,14 +70,17 @@ final class CooperativeCancellationFixed: CooperativeCancellationController {
         // the job; the job then calls back with nil, and this throws CancellationError.
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let job = encoder.encode(photo) { file in
+                let job = encoder.encodingJob(for: photo) { file in
                     if let file {
                         continuation.resume(returning: file)
                     } else {
                         continuation.resume(throwing: CancellationError())
                     }
                 }
-                box.started(job)
+                // FIX: kept before it starts: a cancel from now on reaches it, and one that came
+                // before stops it before its first chunk.
+                box.keep(job)
+                job.start()
             }
         } onCancel: {
             box.cancel()

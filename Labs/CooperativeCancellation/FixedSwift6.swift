@@ -57,15 +57,16 @@ final class CooperativeCancellationFixedTask: CooperativeCancellationController 
         let job = Mutex<(job: EncodeJob?, cancelled: Bool)>((nil, false))
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let started = encoder.encode(photo) { file in
+                let started = encoder.encodingJob(for: photo) { file in
                     if let file {
                         continuation.resume(returning: file)
                     } else {
                         continuation.resume(throwing: CancellationError())
                     }
                 }
-                // FIX: cancelled before the job existed: cancel it now.
+                // FIX: kept before it starts; cancelled before the job existed: cancel it now.
                 if job.withLock({ $0.job = started; return $0.cancelled }) { started.cancel() }
+                started.start()
             }
         } onCancel: {
             // FIX: runs as the task is cancelled, on the canceller's thread.

@@ -42,10 +42,11 @@ final class CooperativeCancellationWrongCheckEveryOtherStep: CooperativeCancella
         let state = Mutex<(job: EncodeJob?, cancelled: Bool)>((nil, false))
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let job = encoder.encode(photo) { file in
+                let job = encoder.encodingJob(for: photo) { file in
                     if let file { continuation.resume(returning: file) } else { continuation.resume(throwing: CancellationError()) }
                 }
                 if state.withLock({ $0.job = job; return $0.cancelled }) { job.cancel() }
+                job.start()
             }
         } onCancel: {
             state.withLock { $0.cancelled = true; return $0.job }?.cancel()

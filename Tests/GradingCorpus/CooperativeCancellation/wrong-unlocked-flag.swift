@@ -36,9 +36,9 @@ final class CooperativeCancellationWrongUnlockedFlag: CooperativeCancellationCon
     /// The old encoder, wrapped in a continuation.
     static func encode(_ photo: Int, with encoder: LegacyPhotoEncoder) async throws -> EncodedPhoto {
         try await withCheckedThrowingContinuation { continuation in
-            encoder.encode(photo) { file in
+            encoder.encodingJob(for: photo) { file in
                 if let file { continuation.resume(returning: file) } else { continuation.resume(throwing: CancellationError()) }
-            }
+            }.start()
         }
     }
 }
