@@ -18,7 +18,7 @@ final class CooperativeCancellationBroken: CooperativeCancellationController {
         export = Task { [photos, encoder, album] in
             for photo in photos {
                 // BUG: the loop never asks whether the task was cancelled: it exports every photo.
-                let file = await Self.encode(photo, with: encoder)
+                let file = await CooperativeCancellationBroken.encode(photo, with: encoder)
                 await MainActor.run { album.add(file) }  // BUG: lands even after the user cancelled.
             }
             await MainActor.run { album.finish() }

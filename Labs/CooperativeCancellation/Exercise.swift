@@ -23,7 +23,7 @@ final class CooperativeCancellationExercise: CooperativeCancellationController {
         export = Task { [photos, encoder, album] in
             for photo in photos {
                 // TODO: fix this: the loop never asks whether the task was cancelled: it exports every photo.
-                let file = await Self.encode(photo, with: encoder)
+                let file = await CooperativeCancellationExercise.encode(photo, with: encoder)
                 await MainActor.run { album.add(file) }  // TODO: fix this: lands even after the user cancelled.
             }
             await MainActor.run { album.finish() }

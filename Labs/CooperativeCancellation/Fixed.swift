@@ -44,7 +44,7 @@ final class CooperativeCancellationFixed: CooperativeCancellationController {
         export = Task { [photos, encoder, album] in
             for photo in photos {
                 try Task.checkCancellation()  // FIX: a cancelled export starts no other photo.
-                let file = try await Self.encode(photo, with: encoder)
+                let file = try await CooperativeCancellationFixed.encode(photo, with: encoder)
                 try await MainActor.run {
                     // FIX: checked again after the await, on main where the cancel happens: a photo
                     // that was on its way when the user cancelled never lands.
