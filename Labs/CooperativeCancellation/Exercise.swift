@@ -22,16 +22,18 @@ final class CooperativeCancellationExercise: CooperativeCancellationController {
     func startExport() {
         export = Task { [photos, encoder, album] in
             for photo in photos {
-                // TODO: fix this: the loop never asks whether the task was cancelled: it exports every photo.
+                // TODO: fix this: the loop never asks whether the task was cancelled: it exports
+                // every photo.
                 let file = await CooperativeCancellationExercise.encode(photo, with: encoder)
-                await MainActor.run { album.add(file) }  // TODO: fix this: lands even after the user cancelled.
+                // TODO: fix this: the photo lands even after the user cancelled.
+                await MainActor.run { album.add(file) }
             }
             await MainActor.run { album.finish() }
         }
     }
 
     func cancelExport() {
-        // TODO: fix this: cancel() only sets the task's flag; nothing here or in the task ever reads it.
+        // TODO: cancel() only sets the task's flag: nothing in the task ever reads it.
         export?.cancel()
     }
 
