@@ -26,6 +26,7 @@ import ActorReentrancyCorpus
 import ContinuationMisuseCorpus
 import UncheckedSendableCorpus
 import TaskLifetimeCorpus
+import CooperativeCancellationCorpus
 
 /// The grading corpus of every lab: other valid fixes and plausible wrong ones, written as a
 /// class of students would, graded as exercises by `racelab bench corpus`. One line per lab, in the
@@ -56,4 +57,5 @@ public let corpusCatalog: [LabSolutions] = [
     continuationMisuseCorpus,
     uncheckedSendableCorpus,
     taskLifetimeCorpus,
+    cooperativeCancellationCorpus,
 ]

@@ -53,6 +53,8 @@ import UncheckedSendable
 import func UncheckedSendableExercises.makeUncheckedSendableExercise
 import TaskLifetime
 import func TaskLifetimeExercises.makeTaskLifetimeExercise
+import CooperativeCancellation
+import func CooperativeCancellationExercises.makeCooperativeCancellationExercise
 
 /// Every lab this build knows, with the student's exercise. Adding a lab: copy a lab folder
 /// (Package.swift makes its modules), rename its types, then import its two modules above and
@@ -83,4 +85,5 @@ public let labCatalog = LabKit.PlayableLabRegistry([
     LabKit.PlayableLab(ContinuationMisuse.ContinuationMisuseLab.self, exercise: ContinuationMisuseExercises.makeContinuationMisuseExercise),
     LabKit.PlayableLab(UncheckedSendable.UncheckedSendableLab.self, exercise: UncheckedSendableExercises.makeUncheckedSendableExercise),
     LabKit.PlayableLab(TaskLifetime.TaskLifetimeLab.self, exercise: TaskLifetimeExercises.makeTaskLifetimeExercise),
+    LabKit.PlayableLab(CooperativeCancellation.CooperativeCancellationLab.self, exercise: CooperativeCancellationExercises.makeCooperativeCancellationExercise),
 ], viewReleaseTaughtBy: OffMainDealloc.OffMainDeallocLab.info.id)  // from that lab on, exercises keep views' release on main

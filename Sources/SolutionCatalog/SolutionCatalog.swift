@@ -74,6 +74,9 @@ import UncheckedSendableSwift6Solutions
 import TaskLifetime
 import TaskLifetimeSolutions
 import TaskLifetimeSwift6Solutions
+import CooperativeCancellation
+import CooperativeCancellationSolutions
+import CooperativeCancellationSwift6Solutions
 
 /// The reference fixes of every lab, registered here, outside the labs' own modules, so an
 /// exercise cannot declare, replace or hide one. A student kit ships without this folder and
@@ -104,4 +107,5 @@ public let solutionCatalog: [LabSolutions] = [
     LabSolutions(ContinuationMisuseLab.self, ContinuationMisuseLab.solutions, swift6: ContinuationMisuseLab.swift6Solutions),
     LabSolutions(UncheckedSendableLab.self, UncheckedSendableLab.solutions, swift6: UncheckedSendableLab.swift6Solutions),
     LabSolutions(TaskLifetimeLab.self, TaskLifetimeLab.solutions, swift6: TaskLifetimeLab.swift6Solutions),
+    LabSolutions(CooperativeCancellationLab.self, CooperativeCancellationLab.solutions, swift6: CooperativeCancellationLab.swift6Solutions),
 ]
