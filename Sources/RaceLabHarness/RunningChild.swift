@@ -53,11 +53,7 @@ struct RunningChild {
             if done == pid || (done < 0 && errno != EINTR) { return (status, nil) }
             if stopWhen?() == true {
                 stoppedUnneeded = true
-                // What it started, seen now, is ended after it (`endWhatItStarted`).
-                tracked.formUnion(ProcessTree.descendants(of: pid, in: ProcessTree.snapshot()))
-                sendSignal(-pid, SIGKILL)
-                sendSignal(pid, SIGKILL)
-                return (Self.reap(pid, within: 5).status, nil)
+                return (kill(for: nil), nil)
             }
             let look = look(at: Date())
             if case .kill(let reason) = watchdog.tick(look) { return (kill(for: reason), reason) }
@@ -88,10 +84,11 @@ struct RunningChild {
             outputCut: stdout.truncated, memoryFull: memoryFull, sawCrashMarker: stderr.sawCrashMarker)
     }
 
-    /// Kills the child and its process group, and reaps it: its wait status.
-    private mutating func kill(for reason: ChildWatchdog.Reason) -> Int32 {
+    /// Kills the child and its process group, and reaps it: its wait status. `reason`: the
+    /// watchdog's, or nil for a run the parent no longer needs.
+    private mutating func kill(for reason: ChildWatchdog.Reason?) -> Int32 {
         tracked.formUnion(ProcessTree.descendants(of: pid, in: ProcessTree.snapshot()))
-        if reason.ending == .killedAfterStall {  // the processes there now, not ones gone since
+        if reason?.ending == .killedAfterStall {  // the processes there now, not ones gone since
             let now = ProcessTree.descendants(of: pid, in: ProcessTree.snapshot())
             threadsAtKill = ThreadStates.describe(child: pid, descendants: now.map(\.pid))
         }
