@@ -109,12 +109,15 @@ public enum LabRunner {
         let finished = Counter()
         let caught = CaughtGroups()
         let caughtFirst = CaughtGroups()
+        let unjudgedFirst = UnjudgedRuns(
+            groups: tasks.list.indices.filter(tasks.startsFirst).compactMap { stopGroups?[tasks.list[$0].0] })
         let verdicts = ChildPool.map(tasks.list.count, jobs: jobs) { index -> RunVerdict? in
             let (row, run, shard) = tasks.list[index]
             let item = rows[row]
             let group = stopGroups?[row]
             let first = tasks.startsFirst(index)
             defer { onRun(finished.next(), tasks.list.count) }
+            defer { if first, let group { unjudgedFirst.judged(group) } }
             if let group, caught.contains(group) { return nil }
             let iterations = item.settings.iterations ?? item.lab.info.defaultIterations[item.mode] ?? 1
             var plan = ScenarioPlan(
@@ -123,11 +126,15 @@ public enum LabRunner {
                 point: item.mode.isSystematic ? item.settings.point : nil)
             if tasks.shards(row) > 1 { plan.shard = ExplorationShard(index: shard, count: tasks.shards(row)) }
             var stopWhen: (@Sendable () -> Bool)?
-            if let group, !first { stopWhen = { caughtFirst.contains(group) } }
+            var beforeJudging: (@Sendable () -> Void)?
+            if let group, !first {
+                stopWhen = { caughtFirst.contains(group) }
+                beforeJudging = { unjudgedFirst.wait(group) }
+            }
             let verdict = runOnce(
                 plan, kind: item.variant.kind,
                 stallTimeout: item.settings.stallTimeout ?? item.lab.info.watchdogSeconds,
-                settings: item.settings, stopWhen: stopWhen)
+                settings: item.settings, stopWhen: stopWhen, beforeJudging: beforeJudging)
             if let group, let verdict, verdict.detected || verdict.wasForged {
                 caught.insert(group)
                 if first { caughtFirst.insert(group) }
@@ -157,14 +164,15 @@ public enum LabRunner {
         -> RunVerdict
     {
         // (Without `stopWhen` a run is never stopped, so there is always a verdict.)
-        runOnce(plan, kind: kind, stallTimeout: stallTimeout, settings: settings, stopWhen: nil)!
+        runOnce(plan, kind: kind, stallTimeout: stallTimeout, settings: settings, stopWhen: nil, beforeJudging: nil)!
     }
 
     /// `runOnce`, stopped and left without a verdict (nil) once `stopWhen` says the run is no
-    /// longer needed.
+    /// longer needed. `beforeJudging` is called when the child has ended, before its log is read:
+    /// it may wait for what decides `stopWhen`.
     static func runOnce(
         _ plan: ScenarioPlan, kind: VariantKind, stallTimeout: Double, settings: RunSettings,
-        stopWhen: (@Sendable () -> Bool)?
+        stopWhen: (@Sendable () -> Bool)?, beforeJudging: (@Sendable () -> Void)?
     ) -> RunVerdict? {
         let reproduce = reproduceCommand(plan, program: settings.programName)
         let folder: RunFolder
@@ -182,7 +190,12 @@ public enum LabRunner {
         request.stopWhen = stopWhen
         if stopWhen?() == true { return nil }  // (while it waited for a slot, say)
         let child = ChildRunner.run(request)
-        if child.stoppedUnneeded { return nil }
+        // Reading a child's reports is the parent's costliest work (~0.25 CPU-s for 100 KB of
+        // them in a debug build): a run that ended as the group's scripted runs were still
+        // going waits for their verdicts, and is not judged if they caught the bug, as its
+        // verdict would be left out (`run`'s `keep`).
+        beforeJudging?()
+        if child.stoppedUnneeded || stopWhen?() == true { return nil }
         saveLog(child, plan: plan, settings: settings)
         var verdict = VerdictBuilder.verdict(plan: plan, kind: kind, child: child, reproduce: reproduce)
         if plan.mode.isSystematic, verdict.detected || verdict.harnessError != nil,
@@ -291,6 +304,27 @@ private struct ChildTasks: Sendable {
     func startsFirst(_ index: Int) -> Bool { modeOrders[list[index].0] == Self.firstOrder }
 
     private static let firstOrder = RunMode.allCases.map { $0.startOrder(sharded: false) }.min()
+}
+
+/// How many of each group's first-starting runs are not yet judged (`LabRunner.run`): a later
+/// run of the group waits for them before its own log is read.
+private final class UnjudgedRuns: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var counts: [Int: Int] = [:]
+
+    init(groups: [Int]) { for group in groups { counts[group, default: 0] += 1 } }
+
+    func judged(_ group: Int) {
+        condition.withLock {
+            counts[group, default: 0] -= 1
+            condition.broadcast()
+        }
+    }
+
+    /// Returns once every first-starting run of `group` is judged (at once for a group without).
+    func wait(_ group: Int) {
+        condition.withLock { while counts[group, default: 0] > 0 { condition.wait() } }
+    }
 }
 
 /// The groups in which a run has caught a bug (`LabRunner.run`'s `stopGroups`).
