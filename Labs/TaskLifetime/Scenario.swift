@@ -33,9 +33,14 @@ public final class FeedServer: Sendable {
     /// a URL session, it refuses a request from a task that was already cancelled.
     @concurrent
     public func nextPage(_ number: Int) async throws -> [String] {
+        // Whether the user had left is read before the cancellation is checked: the scenario
+        // marks the leaving after the screen's own cancel, so a request that saw the mark cannot
+        // have passed the check of a task its screen cancelled (read after, a request that passed
+        // the check just before the cancel would count as sent after the user left).
+        let userHadLeft = screenGone.load(ordering: .relaxed)
         try Task.checkCancellation()
         requests.add(1, ordering: .relaxed)
-        if screenGone.load(ordering: .relaxed) { requestsAfterClose.add(1, ordering: .relaxed) }
+        if userHadLeft { requestsAfterClose.add(1, ordering: .relaxed) }
         // The request is out: while it is on its way, the user may leave.
         Checkpoint.hit("feed.nextPage")
         return (1...3).map { "story \(3 * (number - 1) + $0)" }
