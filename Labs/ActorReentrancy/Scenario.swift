@@ -33,7 +33,7 @@ public final class ImageServer: Sendable {
     /// for other calls while the download is on its way.
     public func download(_ id: Int) async -> DownloadedImage {
         // The request is out: the bug's window is open while a download is on its way.
-        Checkpoint.hit("server.download")
+        await SuspensionPoint.reach("server.download")
         downloadsPerPhoto[id].count.add(1, ordering: .relaxed)
         let copy = copies.add(1, ordering: .relaxed).newValue
         Checkpoint.hit("server.sends")
@@ -80,7 +80,8 @@ public enum ActorReentrancyLab: LabScenario {
             "every view that asks for a photo gets that photo",
         ],
         expectedDetectors: [.invariant],
-        defaultIterations: [.scripted: 3, .stress: 100]
+        defaultIterations: [.scripted: 3, .stress: 100],
+        runsTasks: true
     )
 
     public static let variants: [LabVariant<ImageServer, ActorReentrancyCache>] = [

@@ -206,7 +206,8 @@ public enum ContinuationMisuseLab: LabScenario {
             "the program is not stopped by the runtime (a continuation resumed twice is a fatal error)",
         ],
         expectedDetectors: [.crash, .invariant, .tsan],
-        defaultIterations: [.scripted: 3, .stress: 40]
+        defaultIterations: [.scripted: 3, .stress: 40],
+        runsTasks: true
     )
 
     public static let variants: [LabVariant<LegacyGeocoder, ContinuationMisuseController>] = [

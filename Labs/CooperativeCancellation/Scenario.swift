@@ -133,7 +133,8 @@ public enum CooperativeCancellationLab: LabScenario {
             "the exported album is updated on the main thread only",
         ],
         expectedDetectors: [.invariant],
-        defaultIterations: [.scripted: 3, .stress: 40]
+        defaultIterations: [.scripted: 3, .stress: 40],
+        runsTasks: true
     )
 
     public static let variants: [LabVariant<ExportEnvironment, CooperativeCancellationController>] = [

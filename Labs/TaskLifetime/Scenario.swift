@@ -42,7 +42,7 @@ public final class FeedServer: Sendable {
         requests.add(1, ordering: .relaxed)
         if userHadLeft { requestsAfterClose.add(1, ordering: .relaxed) }
         // The request is out: while it is on its way, the user may leave.
-        Checkpoint.hit("feed.nextPage")
+        await SuspensionPoint.reach("feed.nextPage")
         return (1...3).map { "story \(3 * (number - 1) + $0)" }
     }
 
@@ -81,7 +81,8 @@ public enum TaskLifetimeLab: LabScenario {
             "the view model is freed once its work settles, on the main thread",
         ],
         expectedDetectors: [.invariant],
-        defaultIterations: [.scripted: 3, .stress: 60]
+        defaultIterations: [.scripted: 3, .stress: 60],
+        runsTasks: true
     )
 
     public static let variants: [LabVariant<TaskLifetimeEnvironment, TaskLifetimeController>] = [

@@ -4,7 +4,7 @@ import UncheckedSendable
 /// The statistics belong to an actor: it runs one of its methods at a time, so no two tasks ever
 /// touch `stats` at once. The compiler checks that: an actor is `Sendable` without a promise, and
 /// outside code reaches `stats` only by `await`ing one of its methods.
-actor UncheckedSendableFixedActor: UncheckedSendableController {  // FIX: an actor, not an @unchecked class.
+actor UncheckedSendableFixed: UncheckedSendableController {  // FIX: an actor, not an @unchecked class.
     private let tally: UncheckedSendableTally
     private var stats = UncheckedSendableStats()  // isolated to the actor: one task at a time
 
@@ -25,6 +25,6 @@ actor UncheckedSendableFixedActor: UncheckedSendableController {  // FIX: an act
 
 extension UncheckedSendableLab {
     public static var solutions: [LabVariant<UncheckedSendableTally, UncheckedSendableController>] {
-        [LabVariant(.fixed, name: "fixed-actor") { UncheckedSendableFixedActor(tally: $0) }]
+        [LabVariant(.fixed, name: "fixed-actor") { UncheckedSendableFixed(tally: $0) }]
     }
 }

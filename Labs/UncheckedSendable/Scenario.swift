@@ -85,7 +85,8 @@ public enum UncheckedSendableLab: LabScenario {
             "no task reads or writes the statistics while another task writes them (no data race)",
         ],
         expectedDetectors: [.tsan, .invariant],
-        defaultIterations: [.scripted: 3, .stress: 60]
+        defaultIterations: [.scripted: 3, .stress: 60],
+        runsTasks: true
     )
 
     public static let variants: [LabVariant<UncheckedSendableTally, UncheckedSendableController>] = [

@@ -50,6 +50,8 @@ public enum RunMode: String, Codable, CodingKeyRepresentable, Sendable, CaseIter
     case explore
     /// Checkpoints become seeded random delays and actions come at random moments.
     case stress
+    /// Swift concurrency's jobs run one at a time, in orders chosen by seed (labs of tasks only).
+    case async
 
     /// Everything about the pass, declared in its own file with its behaviour in the child; what
     /// the harness derives from it is in RunModeTraits.swift. A new pass is a case above, its
@@ -59,6 +61,7 @@ public enum RunMode: String, Codable, CodingKeyRepresentable, Sendable, CaseIter
         case .scripted: ScriptedPass.policy
         case .explore: ExplorePass.policy
         case .stress: StressPass.policy
+        case .async: AsyncPass.policy
         }
     }
 }
@@ -83,6 +86,9 @@ public struct LabInfo: Codable, Sendable, Equatable {
     /// Seconds without progress before the watchdog kills a child (when --timeout is not given).
     /// Labs whose broken variant hangs on purpose set it low, so each run costs little.
     public let watchdogSeconds: Double
+    /// The lab's code runs as Swift tasks (async functions, actors, task groups): the async pass,
+    /// which orders Swift concurrency's jobs, is for it.
+    public let runsTasks: Bool
 
     public init(
         id: String,
@@ -93,6 +99,7 @@ public struct LabInfo: Codable, Sendable, Equatable {
         expectedDetectors: [Detector],
         defaultIterations: [RunMode: Int] = [:],
         watchdogSeconds: Double = 10,
+        runsTasks: Bool = false,
         scenarioFile: StaticString = #filePath
     ) {
         self.id = id
@@ -104,6 +111,7 @@ public struct LabInfo: Codable, Sendable, Equatable {
         // A lab that sets only some modes keeps the passes' defaults for the others.
         self.defaultIterations = RunMode.table(\.defaultIterations).merging(defaultIterations) { $1 }
         self.watchdogSeconds = watchdogSeconds
+        self.runsTasks = runsTasks
         self.folder = URL(fileURLWithPath: "\(scenarioFile)").deletingLastPathComponent()
     }
 

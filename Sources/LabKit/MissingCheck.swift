@@ -14,6 +14,8 @@ public enum MissingCheck: String, Codable, Sendable, CaseIterable, Comparable {
     case threadEndHold = "thread-end-hold"
     /// "The app is quiet" was guessed from a clock, not asked of the kernel.
     case quietFromKernel = "quiet-from-kernel"
+    /// Swift concurrency's jobs ran on its own pool, not one at a time in the seed's order.
+    case jobOrder = "job-order"
 
     /// In a learner's words: what the grader has and this system lacks.
     public var words: String {
@@ -22,6 +24,7 @@ public enum MissingCheck: String, Codable, Sendable, CaseIterable, Comparable {
         case .hold: "holds at a chosen point"
         case .threadEndHold: "holds at a thread's end"
         case .quietFromKernel: "\"the app is quiet\" asked of the kernel"
+        case .jobOrder: "Swift concurrency's jobs run in an order chosen by seed"
         }
     }
 

@@ -17,6 +17,9 @@ extension RunMode {
     /// shards).
     public func startOrder(sharded: Bool) -> Int { sharded ? policy.shardedStartOrder : policy.startOrder }
 
+    /// Whether the pass is for `lab` (`PassPolicy.appliesTo`).
+    public func applies(to lab: LabInfo) -> Bool { policy.appliesTo(lab) }
+
     /// See `PassPolicy.howItTries`.
     public var howItTries: String { policy.howItTries }
 

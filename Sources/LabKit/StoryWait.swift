@@ -29,7 +29,9 @@ import Synchronization
         current.store(number << limitBits | min(milliseconds, 1 << limitBits - 1), ordering: .relaxed)
         // Timed for the profile only when outermost: a wait inside another is that one's time.
         let mark = outer == 0 ? rl_spent_wait_began() : nil
+        rl_jobs_story_waits(1)  // the async pass chooses jobs only while the story waits
         defer {
+            rl_jobs_story_waits(-1)
             current.store(outer, ordering: .relaxed)
             if let mark { rl_spent_wait_ended(mark) }
         }

@@ -9,6 +9,8 @@ public struct TraceEvent: Codable, Sendable, Equatable {
         case pause = 2
         case report = 3
         case failure = 4
+        /// The async pass ran a job on this thread (its text: which, of how many ready).
+        case job = 5
     }
 
     public var kind: Kind

@@ -24,7 +24,7 @@ extension GradingPolicy: Codable {
     public init(from decoder: any Decoder) throws {
         let values = try decoder.container(keyedBy: Key.self)
         self.init()
-        for mode in RunMode.allCases {
+        for mode in Grader.passes {
             passRuns[mode] = try values.decode(Int.self, forKey: .runs(mode))
             passPoints[mode] = try values.decode(Double.self, forKey: .points(mode))
         }
@@ -37,7 +37,7 @@ extension GradingPolicy: Codable {
 
     public func encode(to encoder: any Encoder) throws {
         var values = encoder.container(keyedBy: Key.self)
-        for mode in RunMode.allCases {
+        for mode in Grader.passes {
             try values.encode(runs(for: mode), forKey: .runs(mode))
             try values.encode(points(for: mode), forKey: .points(mode))
         }

@@ -213,6 +213,7 @@ public enum HTMLReporter {
         case .pause: return ("#c76b00", event.text == "held here" ? "held at a checkpoint" : "goes on")
         case .report: return ("#c00", "TSan: race here")
         case .failure: return ("#c00", event.text)
+        case .job: return ("#2a7f3f", "runs \(event.text)")
         }
     }
 

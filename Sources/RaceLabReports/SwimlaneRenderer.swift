@@ -126,6 +126,7 @@ public enum SwimlaneRenderer {
         case .pause: return event.text == "held here" ? "|| held" : "|| goes on"
         case .report: return "!! race"
         case .failure: return "XX \(event.text)"
+        case .job: return "-> \(event.text)"
         }
     }
 

@@ -17,8 +17,8 @@ enum RunCommand {
     /// when no mode is asked for (`LabRunner.defaultModes`).
     static var modeHelp: String {
         let each = RunMode.allCases.map { "\($0.rawValue) \($0.policy.helpText)" }.joined(separator: "; ")
-        let demo = LabRunner.defaultModes(for: .broken).map(\.rawValue).joined(separator: " and ")
-        return "\(each) (default: broken \(demo); fixed and exercise every mode)"
+        let demo = RunMode.allCases.filter(\.policy.showsBroken).map(\.rawValue).joined(separator: " and ")
+        return "\(each) (default: broken \(demo); fixed and exercise every mode that is for the lab)"
     }
     static let point = Option.explorationPoint(
         "explore only pause P moved to arrival K (a point a failure reported)")
@@ -108,10 +108,17 @@ extension RaceLabCommandLine {
         var plan: [(Lab, Lab.Variant, RunMode)] = []
         var exerciseLabs: [Lab] = []
         for lab in labs {
+            if let mode, !mode.applies(to: lab.info) {
+                // --all: the labs the pass is for; one lab it is not for: said before any work.
+                guard labs.count == 1 else { continue }
+                let those = try registry.labs.filter { mode.applies(to: $0.info) }.map(\.id)
+                throw UsageError(
+                    "the \(mode.rawValue) pass is not for \(lab.id); it is for \(those.joined(separator: ", "))")
+            }
             let chosen = try variants(selector, in: lab)
             if chosen.contains(where: { $0.kind == .exercise }) { exerciseLabs.append(lab) }
             for variant in chosen {
-                for variantMode in mode.map({ [$0] }) ?? LabRunner.defaultModes(for: variant.kind) {
+                for variantMode in mode.map({ [$0] }) ?? LabRunner.defaultModes(for: variant.kind, in: lab.info) {
                     plan.append((lab, variant, variantMode))
                 }
             }

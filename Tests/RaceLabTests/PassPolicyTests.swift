@@ -14,13 +14,21 @@ final class PassPolicyTests: XCTestCase {
     let lab = PlayableLab(TinyLab.self, exercise: { _ in 1 }).lab
 
     func testTheListsOfPassesAreTheTable() {
-        XCTAssertEqual(Grader.passes, RunMode.allCases)
-        for kind in VariantKind.allCases {
-            let expected = kind == .broken ? RunMode.allCases.filter(\.policy.showsBroken) : RunMode.allCases
-            XCTAssertEqual(LabRunner.defaultModes(for: kind), expected, "\(kind)")
+        XCTAssertEqual(Grader.passes, RunMode.allCases.filter(\.policy.isGraded))
+        XCTAssertEqual(Grader.passes, [.scripted, .explore, .stress], "the async pass is not graded yet")
+        let tasks = LabInfo(
+            id: "tasks", title: "", source: "", bug: "", invariants: [], expectedDetectors: [], runsTasks: true)
+        for info in [lab.info, tasks] {
+            for kind in VariantKind.allCases {
+                let modes = RunMode.allCases.filter { $0.applies(to: info) }
+                let expected = kind == .broken ? modes.filter(\.policy.showsBroken) : modes
+                XCTAssertEqual(LabRunner.defaultModes(for: kind, in: info), expected, "\(kind)")
+            }
+            XCTAssertEqual(LabRunner.defaultModes(for: .broken, in: info), [.scripted], "broken: the scripted demo")
         }
-        XCTAssertEqual(LabRunner.defaultModes(for: .broken), [.scripted], "broken variants: the scripted demo")
-        XCTAssertEqual(RunMode.choices, "scripted|explore|stress")
+        XCTAssertEqual(LabRunner.defaultModes(for: .fixed, in: lab.info), [.scripted, .explore, .stress])
+        XCTAssertEqual(LabRunner.defaultModes(for: .fixed, in: tasks), [.scripted, .explore, .stress, .async])
+        XCTAssertEqual(RunMode.choices, "scripted|explore|stress|async")
         XCTAssertEqual(StudentFeedback.passNames, "scripted, explore and stress")
     }
 
@@ -40,7 +48,7 @@ final class PassPolicyTests: XCTestCase {
             XCTAssertEqual(lab.info.defaultIterations[mode], policy.defaultIterations, "\(mode)")
             XCTAssertEqual(partial.defaultIterations[mode], mode == .stress ? 60 : policy.defaultIterations)
         }
-        XCTAssertEqual(lab.info.defaultIterations, [.scripted: 3, .explore: 41, .stress: 200])
+        XCTAssertEqual(lab.info.defaultIterations, [.scripted: 3, .explore: 41, .stress: 200, .async: 30])
         // Each pass its own seed range, so no two children of one grade share a seed.
         XCTAssertEqual(Set(RunMode.allCases.map(\.seedOffset)).count, RunMode.allCases.count)
     }
@@ -50,18 +58,18 @@ final class PassPolicyTests: XCTestCase {
             let plan = ScenarioPlan(lab: "tiny", variant: "fixed", mode: mode, iterations: 3, seed: 1)
             return String(describing: type(of: plan.makePass()))
         }
-        XCTAssertEqual(made, ["ScriptedPass", "ExplorePass", "StressPass"])
+        XCTAssertEqual(made, ["ScriptedPass", "ExplorePass", "StressPass", "AsyncPass"])
     }
 
     func testAGradesPointsAndChildrenAreTheTables() {
         let policy = GradingPolicy()
-        for mode in RunMode.allCases {
+        for mode in Grader.passes {
             XCTAssertEqual(policy.runs(for: mode), mode.policy.gradeRuns, "\(mode)")
             XCTAssertEqual(policy.points(for: mode), mode.policy.gradePoints, "\(mode)")
         }
         let shards = { (mode: RunMode) in mode.isSystematic ? LabRunner.maxExploreShards : 1 }
-        XCTAssertEqual(policy.pointsPerLab, RunMode.allCases.map(\.policy.gradePoints).reduce(0, +))
-        XCTAssertEqual(policy.childrenPerLab, RunMode.allCases.map { $0.policy.gradeRuns * shards($0) }.reduce(0, +))
+        XCTAssertEqual(policy.pointsPerLab, Grader.passes.map(\.policy.gradePoints).reduce(0, +))
+        XCTAssertEqual(policy.childrenPerLab, Grader.passes.map { $0.policy.gradeRuns * shards($0) }.reduce(0, +))
         XCTAssertEqual(policy.pointsPerLab, 10)
         XCTAssertEqual(policy.childrenPerLab, 15)
         var partial = policy
@@ -72,8 +80,8 @@ final class PassPolicyTests: XCTestCase {
         let stress = StressPlan.make(lab, calibration: nil, policy: policy)
         let grade = Grader(executable: nil, seed: 1).notGraded(
             lab, variant: lab.variants[0], stress: stress, status: .error, reason: "a test")
-        XCTAssertEqual(grade.passes.map(\.mode), RunMode.allCases)
-        XCTAssertEqual(grade.passes.map(\.maxScore), RunMode.allCases.map(\.policy.gradePoints))
+        XCTAssertEqual(grade.passes.map(\.mode), Grader.passes)
+        XCTAssertEqual(grade.passes.map(\.maxScore), Grader.passes.map(\.policy.gradePoints))
         XCTAssertEqual(grade.passes.map(\.runs), [3, 1, stress.runs])
         XCTAssertEqual(grade.maxScore, policy.pointsPerLab)
     }

@@ -27,6 +27,7 @@
 #include "CRaceLabThreadSanitizer.h"
 #include "CRaceLabSHA256.h"
 #include "CRaceLabTrace.h"
+#include "CRaceLabJobs.h"
 #include "CRaceLabSpawn.h"
 #include "CRaceLabConfinement.h"
 

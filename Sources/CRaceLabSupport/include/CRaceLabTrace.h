@@ -13,6 +13,7 @@ enum {
     RL_TRACE_PAUSE = 2,       // scripted mode held a thread / let it go
     RL_TRACE_REPORT = 3,      // TSan printed a report on this thread (the later of the two accesses)
     RL_TRACE_FAILURE = 4,     // an invariant failed
+    RL_TRACE_JOB = 5,         // the async pass chose a job (hit: its number in the story)
 };
 
 enum { RL_TRACE_TEXT = 64 };
