@@ -2,6 +2,7 @@ import CRaceLabSupport
 import Foundation
 @_spi(LabAuthoring) import LabKit
 import RaceLabHarness
+import Synchronization
 
 /// The child side of a ``RaceTest``: the test program started again on one test, with the pass
 /// to make in its environment. It plays the races through the harness's own driver (the passes
@@ -21,10 +22,7 @@ enum RaceChild {
 
     /// `file` and `line`: where the test runs the race, the place a failed check is reported at.
     static func play(_ plan: ScenarioPlan, _ makeRace: @escaping () -> Race, file: StaticString, line: UInt) -> Never {
-        let info = LabInfo(
-            id: plan.lab, title: plan.variant, source: "your test", bug: "", invariants: [],
-            expectedDetectors: [.tsan, .invariant, .crash, .hang])
-        let lab = PlayableLab(info: info, variant: plan.variant) { run in
+        play(plan, runsTasks: false) { run in
             let race = makeRace()
             let threads = race.bodies.map { body in
                 startJoinableThread {
@@ -36,6 +34,35 @@ enum RaceChild {
             for thread in threads { pthread_join(thread, nil) }
             if let problem = race.check() { run.fail(problem, file: file, line: line) }
         }
+    }
+
+    /// An ``AsyncRace``: its bodies as the child tasks of one task group, then its check in the
+    /// same task, while the story waits (the async pass chooses jobs only then). The group's end
+    /// orders every body before the check, as a join orders threads.
+    static func play(_ plan: ScenarioPlan, _ makeRace: @escaping () -> AsyncRace, file: StaticString, line: UInt)
+        -> Never
+    {
+        play(plan, runsTasks: true) { run in
+            let race = makeRace()
+            let outcome = RaceOutcome()
+            let bodies = race.bodies, check = race.check
+            Task.detached {
+                await withTaskGroup(of: Void.self) { group in
+                    for body in bodies { group.addTask { await body() } }
+                }
+                outcome.finish(await check())
+            }
+            // No limit of its own: a race whose bodies never return is the watchdog's hang.
+            run.waitUntil(timeout: 3600) { outcome.finished }
+            if let problem = outcome.problem { run.fail(problem, file: file, line: line) }
+        }
+    }
+
+    private static func play(_ plan: ScenarioPlan, runsTasks: Bool, story: @escaping (ScenarioRun) -> Void) -> Never {
+        let info = LabInfo(
+            id: plan.lab, title: plan.variant, source: "your test", bug: "", invariants: [],
+            expectedDetectors: [.tsan, .invariant, .crash, .hang], runsTasks: runsTasks)
+        let lab = PlayableLab(info: info, variant: plan.variant, story: story)
         // The passes are driven from the main thread: XCTest runs tests there; under Swift
         // Testing the main thread is lent (MainThreadLoan).
         if Thread.isMainThread { ChildSession.run(lab, plan: plan) }
@@ -71,4 +98,14 @@ enum RaceChild {
             return thread!
         #endif
     }
+}
+
+/// An async race's end, handed from its task to the story (a lock: what the check saw is then
+/// the story's to report).
+private final class RaceOutcome: Sendable {
+    private let state = Mutex<(finished: Bool, problem: String?)>((false, nil))
+
+    func finish(_ problem: String?) { state.withLock { $0 = (true, problem) } }
+    var finished: Bool { state.withLock { $0.finished } }
+    var problem: String? { state.withLock { $0.problem } }
 }

@@ -12,17 +12,25 @@ public enum RacePass: Sendable, Equatable {
     /// the others go on. Deterministic; needs checkpoints in the code under test, and tries at
     /// most `iterations` arrivals.
     case explore(iterations: Int)
+    /// For an ``AsyncRace``: Swift concurrency's jobs run one at a time, RaceLab choosing which
+    /// runs next: first in the order they came, then each single other choice at a point where
+    /// two or more were ready, then priorities drawn from the seed. One seed, one order: the
+    /// failure's replay command runs the same jobs in the same order. A job is a stretch of a
+    /// task between two real suspensions (an `await` that waits: a sleep, a continuation, a
+    /// busy actor); an `await` of something that answers at once is no point to choose at.
+    case async(iterations: Int)
 
     var mode: RunMode {
         switch self {
         case .stress: .stress
         case .explore: .explore
+        case .async: .async
         }
     }
 
     var iterations: Int {
         switch self {
-        case .stress(let iterations), .explore(let iterations): max(iterations, 1)
+        case .stress(let iterations), .explore(let iterations), .async(let iterations): max(iterations, 1)
         }
     }
 }

@@ -73,6 +73,22 @@ public struct RaceTest {
         }
         return try RaceParent(test: self).runPasses()
     }
+
+    /// Runs every pass on async code, `makeRace` giving a fresh ``AsyncRace`` for each
+    /// iteration; give it ``RacePass/async(iterations:)``, which orders the bodies' jobs (the
+    /// default passes, `.stress`, leave them to Swift's own pool).
+    @discardableResult
+    public func run(
+        file: StaticString = #filePath, line: UInt = #line, _ makeRace: @escaping () -> AsyncRace
+    ) throws -> RaceTestSummary {
+        if let refusal {
+            throw RaceTestFailure(testName: testName, pass: "none", seed: seed ?? 0, message: refusal, replay: "")
+        }
+        if let plan = RaceChild.planHere(for: testName) {
+            RaceChild.play(plan, makeRace, file: file, line: line)
+        }
+        return try RaceParent(test: self).runPasses()
+    }
 }
 
 /// What a clean ``RaceTest`` tried.

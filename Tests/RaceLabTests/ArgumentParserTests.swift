@@ -94,7 +94,7 @@ final class ArgumentParserTests: XCTestCase {
         let mode = try ParsedArguments(["--mode", "fast"], spec: Typed.spec)
         XCTAssertThrowsError(try mode[Typed.mode]) {
             XCTAssertEqual(
-                ($0 as? UsageError)?.message, "--mode must be one of scripted, explore, stress, not 'fast'")
+                ($0 as? UsageError)?.message, "--mode must be one of scripted, explore, stress, async, not 'fast'")
         }
     }
 
