@@ -45,7 +45,8 @@ enum RaceChild {
         play(plan, runsTasks: true) { run in
             let race = makeRace()
             let outcome = RaceOutcome()
-            let bodies = race.bodies, check = race.check
+            let bodies = race.bodies
+            let check = race.check
             Task.detached {
                 await withTaskGroup(of: Void.self) { group in
                     for body in bodies { group.addTask { await body() } }
