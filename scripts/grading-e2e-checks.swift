@@ -76,7 +76,7 @@ for student in ["solved", "copycat", ".sneaky", "archive"] {
     check(double(r.gradescope["score"]) == r.number("maxScore") && !tests.isEmpty && tests.allSatisfy { $0["status"] as? String == "passed" },
           "\(student): gradescope all passed")
     check(r.suite("failures") == 0 && r.suite("errors") == 0, "\(student): junit nothing failing")
-    // Every reference fix builds as an exercise (scripts/solve-kit.sh), graded lab or not.
+    // Every graded lab's reference fix builds as its exercise (scripts/solve-kit.sh).
     check(!(rows[student]?["note"] ?? "").contains("did not compile"),
           "\(student): every lab compiles: \(short(rows[student]?["note"], 80))")
     for lab in r.labs {

@@ -40,7 +40,12 @@ struct AsyncPass: ScenarioPass {
     }
 
     mutating func afterStory(_ run: ScenarioRun) {
-        guard installed else { return }
+        guard installed else {
+            if run.iteration == 1 && MissingCheck.facilitiesHere {
+                run.note("the async pass found no enqueue hooks in Swift's runtime: the jobs ran on its own pool")
+            }
+            return
+        }
         rl_jobs_end_story()
         run.record("jobs run", Double(rl_jobs_ran()))
         run.record("job choices", Double(rl_jobs_choices()))

@@ -32,6 +32,11 @@ extension ClassGrader {
             return finish(refusal.status, refusal.zero ? zero(student, refusal) : nil, refusal.reason)
         }
         let integrity = ignoredChanges(in: root)
+        // A lab not being graded (`--labs`) is built from the kit's exercise: the student's code
+        // there is neither run nor scored, and rebuilding it would cost each submission a build.
+        for lab in registry.labs where !selectedLabs.contains(where: { $0.id == lab.id }) {
+            restoreKitExercise(of: lab, in: &state)
+        }
         reuseEarlierGrades(&state)
         applySourceChecks(&state)
         // Every selected lab decided already: nothing to build or run.
