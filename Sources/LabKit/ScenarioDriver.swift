@@ -39,6 +39,8 @@ public struct ScenarioPlan: Codable, Sendable, Equatable {
     /// surveys the story, then explores the points whose place in the survey's list is
     /// `index` modulo `count` (0-based).
     public var shard: ExplorationShard?
+    /// The mode's story with nothing armed (`PlainPass`): what a plain test would see.
+    public var plain: Bool?
 
     public init(
         lab: String, variant: String, mode: RunMode, iterations: Int, seed: UInt64, stopAtFirstDetection: Bool = true,

@@ -26,6 +26,8 @@ public struct RunSettings: Sendable {
     /// Explore mode: children that share each run's points (`ExplorationShard`); 1: one child;
     /// 0: as many as leave no job idle (up to 4) when there are fewer explore runs than jobs.
     public var exploreShards = 0
+    /// The story with nothing of RaceLab's armed (`racelab run --plain`; `PlainPass`).
+    public var plain = false
 
     public init(
         executable: URL, iterations: Int? = nil, runs: Int = 1, seed: UInt64, stallTimeout: Double? = nil,
@@ -126,6 +128,7 @@ public enum LabRunner {
                 seed: item.settings.seed &+ UInt64(run), stopAtFirstDetection: true,
                 point: item.mode.isSystematic ? item.settings.point : nil)
             if tasks.shards(row) > 1 { plan.shard = ExplorationShard(index: shard, count: tasks.shards(row)) }
+            if item.settings.plain { plan.plain = true }
             var stopWhen: (@Sendable () -> Bool)?
             var beforeJudging: (@Sendable () -> Void)?
             if let group, !first {
@@ -261,13 +264,13 @@ public enum LabRunner {
             "run", plan.lab, "--variant", plan.variant, "--mode", plan.mode.rawValue,
             "--iterations", String(plan.iterations), "--seed", String(plan.seed)
         ] + (plan.point.map { ["--point", $0.description] } ?? [])
-            + (plan.shard.map { ["--shard", $0.description] } ?? [])
+            + (plan.shard.map { ["--shard", $0.description] } ?? []) + (plan.plain == true ? ["--plain"] : [])
     }
 
     /// The command a learner types to see this exact run again.
     public static func reproduceCommand(_ plan: ScenarioPlan, program: String = "racelab") -> String {
         "\(program) run \(plan.lab) --variant \(plan.variant) --mode \(plan.mode.rawValue) --iterations \(plan.iterations) --seed \(plan.seed)"
-            + (plan.point.map { " --point \($0)" } ?? "")
+            + (plan.point.map { " --point \($0)" } ?? "") + (plan.plain == true ? " --plain" : "")
     }
 }
 

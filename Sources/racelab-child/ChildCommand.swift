@@ -25,10 +25,11 @@ struct ChildCommand {
             return shard
         }
         static let traceFile = Option.text("trace-file", "F", "write the interleaving there")
+        static let plain = Flag("plain", "the story with nothing armed")
         static let spec = CommandSpec(
             program: "racelab-child", name: "run", arguments: "<lab>", positionals: 1...1,
             summary: "run one lab variant in one mode (racelab starts it; not for people)",
-            options: [variant, mode, iterations, seed, point, shard, traceFile])
+            options: [variant, mode, iterations, seed, point, shard, traceFile, plain])
     }
 
     /// `racelab-child probe`'s options.
@@ -84,6 +85,7 @@ struct ChildCommand {
             lab: lab.id, variant: name, mode: mode, iterations: try arguments[Run.iterations] ?? 1,
             seed: try arguments[Run.seed] ?? 0, point: point)
         plan.shard = try arguments[Run.shard]
+        if arguments[Run.plain] { plan.plain = true }
         rl_thread_limit_set(RL_LAB_THREAD_LIMIT, 1)  // before any lab code: see the header
         ChildSession.run(lab, plan: plan, traceFile: try arguments[Run.traceFile])
     }
