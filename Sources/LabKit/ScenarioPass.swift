@@ -29,5 +29,7 @@ extension ScenarioPass {
 
 extension ScenarioPlan {
     /// The pass this plan's mode names (its `PassPolicy` says how to make it).
-    func makePass() -> any ScenarioPass { plain == true ? PlainPass(iterations: iterations) : mode.policy.makePass(self) }
+    func makePass() -> any ScenarioPass {
+        plain == true ? PlainPass(iterations: iterations) : mode.policy.makePass(self)
+    }
 }

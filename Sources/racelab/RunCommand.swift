@@ -37,7 +37,8 @@ enum RunCommand {
         "trace", "show the interleaving (threads side by side) of the first detected or failing run of each row")
     static let html = Option.text("html", "FILE", "also write one self-contained HTML report (implies --trace)")
     static let plain = Flag(
-        "plain", "the stress story with nothing of RaceLab's armed (no delays, preemption or job order): what a plain test sees")
+        "plain",
+        "the stress story with nothing of RaceLab's armed (no delays, preemption or job order): what a plain test sees")
     static let profile = Flag(
         "profile",
         "after the table, where the time went: one row per lab, variant and mode, the slowest first "
@@ -47,7 +48,9 @@ enum RunCommand {
     static let spec = CommandSpec(
         name: "run", arguments: "[<lab>]", positionals: 0...1,
         summary: "run one lab (its broken and fixed variants by default), or every lab as one table",
-        options: [all, variant, mode, point, iterations, runs, seed, timeout, jobs, logs, trace, html, profile, json, plain],
+        options: [
+            all, variant, mode, point, iterations, runs, seed, timeout, jobs, logs, trace, html, profile, json, plain
+        ],
         details: """
             --profile: seconds added up over each row's child processes. WALL their elapsed time; CPU their
               processes' user and system time; START from the spawn until the story began (process start,
