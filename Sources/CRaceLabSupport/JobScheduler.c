@@ -77,22 +77,13 @@ static uint64_t digest;
 static void *keys[KEYS];
 static int64_t key_priority[KEYS], keys_seen;
 
-// Orders plain accesses around the relaxed ones (TSan does not see an asm barrier).
-RL_INVISIBLE static inline void barrier(void) {
-#if defined(__aarch64__)
-    __asm__ volatile("dmb ish" ::: "memory");
-#else
-    __asm__ volatile("" ::: "memory");
-#endif
-}
-
 RL_INVISIBLE static void lock(void) {
     while (__atomic_exchange_n(&lock_word, 1, __ATOMIC_RELAXED)) sched_yield();
-    barrier();
+    rl_memory_barrier();
 }
 
 RL_INVISIBLE static void unlock(void) {
-    barrier();
+    rl_memory_barrier();
     STORE(&lock_word, 0);
 }
 
@@ -330,7 +321,7 @@ RL_INVISIBLE static void *conduct(void *argument) {
         ran++;
         last_worker = worker;
         worker_story[worker] = story;
-        barrier();
+        rl_memory_barrier();
         STORE(&worker_job[worker], job);
         wake(&worker_word[worker]);
         wait_for_job(worker);
@@ -344,7 +335,7 @@ RL_INVISIBLE static void *work(void *argument) {
     STORE(&worker_tid[self], rl_current_thread_id());
     for (;;) {
         uint32_t seen = LOAD(&worker_word[self]);
-        barrier();
+        rl_memory_barrier();
         void *job = LOAD(&worker_job[self]);
         if (job == NULL) {
             sleep_on(&worker_word[self], seen, 0);
@@ -354,7 +345,7 @@ RL_INVISIBLE static void *work(void *argument) {
         if (worker_seq[self] >= 0) note_choice(worker_seq[self], (int)worker_ready[self]);  // on the lane of the thread that runs it
         run_job(job, NULL, 0);
         rl_quiet_work_ended();
-        barrier();
+        rl_memory_barrier();
         STORE(&worker_job[self], NULL);
         wake(&changes);
     }

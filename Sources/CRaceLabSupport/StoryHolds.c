@@ -132,16 +132,6 @@ RL_INVISIBLE static void sleep_on_changes(uint32_t seen, long ns) {
     syscall(SYS_futex, &hold_changes, FUTEX_WAIT_PRIVATE, seen, &limit, NULL, 0);
 }
 
-// Orders the load of `hold_changes` before the loads of what a hold waits for, where the
-// processor would not (TSan does not see an asm barrier; x86 keeps loads in order).
-RL_INVISIBLE static inline void loads_in_order(void) {
-#if defined(__aarch64__)
-    __asm__ volatile("dmb ish" ::: "memory");
-#else
-    __asm__ volatile("" ::: "memory");
-#endif
-}
-
 /// Waits while `go_on` says so, the story is the same, and the main thread does not wait with no
 /// time limit.
 RL_INVISIBLE static void hold(int (*go_on)(int64_t), int64_t since) {
@@ -157,7 +147,7 @@ RL_INVISIBLE static void hold(int (*go_on)(int64_t), int64_t since) {
     ADD(&held, 1);
     for (;;) {
         uint32_t seen = LOAD(&hold_changes);
-        loads_in_order();
+        rl_memory_barrier();  // the load of `hold_changes` before those of what a hold waits for
         if (LOAD(&story) != in_story || !go_on(since) || LOAD(&main_waits_seen) != waits_seen) break;
         int64_t none = 0;
         if (LOAD(&main_watcher) != self && !__atomic_compare_exchange_n(&main_watcher, &none, self, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {

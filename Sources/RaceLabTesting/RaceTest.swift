@@ -1,4 +1,5 @@
 import Foundation
+import LabKit
 
 /// Tries concurrent code many times, under ThreadSanitizer, each pass in a child process of its
 /// own, and throws a ``RaceTestFailure`` that explains the first problem found: a race
@@ -65,13 +66,7 @@ public struct RaceTest {
     public func run(
         file: StaticString = #filePath, line: UInt = #line, _ makeRace: @escaping () -> Race
     ) throws -> RaceTestSummary {
-        if let refusal {
-            throw RaceTestFailure(testName: testName, pass: "none", seed: seed ?? 0, message: refusal, replay: "")
-        }
-        if let plan = RaceChild.planHere(for: testName) {
-            RaceChild.play(plan, makeRace, file: file, line: line)
-        }
-        return try RaceParent(test: self).runPasses()
+        try runPasses { plan in RaceChild.play(plan, makeRace, file: file, line: line) }
     }
 
     /// Runs every pass on async code, `makeRace` giving a fresh ``AsyncRace`` for each
@@ -81,12 +76,18 @@ public struct RaceTest {
     public func run(
         file: StaticString = #filePath, line: UInt = #line, _ makeRace: @escaping () -> AsyncRace
     ) throws -> RaceTestSummary {
+        try runPasses { plan in RaceChild.play(plan, makeRace, file: file, line: line) }
+    }
+}
+
+extension RaceTest {
+    /// In the child started for this test, `play` its pass (it never returns); in the test
+    /// itself, every pass in a child of its own.
+    private func runPasses(play: (ScenarioPlan) -> Never) throws -> RaceTestSummary {
         if let refusal {
             throw RaceTestFailure(testName: testName, pass: "none", seed: seed ?? 0, message: refusal, replay: "")
         }
-        if let plan = RaceChild.planHere(for: testName) {
-            RaceChild.play(plan, makeRace, file: file, line: line)
-        }
+        if let plan = RaceChild.planHere(for: testName) { play(plan) }
         return try RaceParent(test: self).runPasses()
     }
 }
