@@ -33,11 +33,11 @@ public final class FeedServer: Sendable {
     /// a URL session, it refuses a request from a task that was already cancelled.
     @concurrent
     public func nextPage(_ number: Int) async throws -> [String] {
-        // Whether the user had left is read before the cancellation is checked: the scenario
-        // marks the leaving after the screen's own cancel, so a request that saw the mark cannot
-        // have passed the check of a task its screen cancelled (read after, a request that passed
-        // the check just before the cancel would count as sent after the user left).
+        // Whether the user had left is read before the cancellation is checked (the scenario marks
+        // the leaving after the screen's own cancel): a request that saw the mark cannot have passed
+        // the check of a task its screen cancelled. Fenced for arm64; TSan sees no fence.
         let userHadLeft = screenGone.load(ordering: .relaxed)
+        atomicMemoryFence(ordering: .acquiring)
         try Task.checkCancellation()
         requests.add(1, ordering: .relaxed)
         if userHadLeft { requestsAfterClose.add(1, ordering: .relaxed) }
@@ -46,8 +46,8 @@ public final class FeedServer: Sendable {
         return (1...3).map { "story \(3 * (number - 1) + $0)" }
     }
 
-    /// The scenario marks the moment the user left.
-    func userLeft() { screenGone.store(true, ordering: .relaxed) }
+    /// The scenario marks the moment the user left (after the cancel, fenced: see `nextPage`).
+    func userLeft() { atomicMemoryFence(ordering: .releasing); screenGone.store(true, ordering: .relaxed) }
     var requestCount: Int { requests.load(ordering: .relaxed) }
     var requestsSinceTheUserLeft: Int { requestsAfterClose.load(ordering: .relaxed) }
 }

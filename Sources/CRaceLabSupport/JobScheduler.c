@@ -88,6 +88,7 @@ RL_INVISIBLE static void unlock(void) {
 }
 
 RL_INVISIBLE static void wake(uint32_t *word) {
+    rl_memory_barrier();  // what the waiter will read, before the count it wakes on (arm64)
     ADD(word, 1);
     syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, INT32_MAX, NULL, NULL, 0);
 }
@@ -311,14 +312,14 @@ RL_INVISIBLE static void *conduct(void *argument) {
             ready_story[i] = ready_story[i + 1];
         }
         ready_count--;
-        unlock();
         worker_seq[worker] = -1;
-        if (LOAD(&in_story)) {
+        if (LOAD(&in_story)) {  // under the lock: a story's beginning resets them
             digest = rl_mix64(digest ^ (uint64_t)(seq + 1));
             worker_seq[worker] = seq;
             worker_ready[worker] = count;
         }
         ran++;
+        unlock();
         last_worker = worker;
         worker_story[worker] = story;
         rl_memory_barrier();
@@ -341,6 +342,7 @@ RL_INVISIBLE static void *work(void *argument) {
             sleep_on(&worker_word[self], seen, 0);
             continue;
         }
+        rl_memory_barrier();  // the job before what the conductor wrote with it (arm64)
         rl_quiet_work_began(1, worker_story[self]);
         if (worker_seq[self] >= 0) note_choice(worker_seq[self], (int)worker_ready[self]);  // on the lane of the thread that runs it
         run_job(job, NULL, 0);
