@@ -36,7 +36,7 @@ struct AsyncPass: ScenarioPass {
         case .priorities(let depth, let horizon):
             rl_jobs_begin_story(run.seed, Int32(RL_JOBS_PCT), -1, 0, Int32(depth), Int64(horizon))
         }
-        TraceFile.note(.action, "jobs in order: \(order)")
+        TraceFile.note(.job, "the jobs in order: \(order)")  // not the user's action: the pass's
     }
 
     mutating func afterStory(_ run: ScenarioRun) {
