@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # scripts/bench-stress.sh SCTBENCH [RUNS] [SERIES]: how soon `racelab stress` shows the bugs of a
-# public benchmark's small C programs, against as many plain runs (docs/your-code.md, "On a public
-# benchmark").
+# public benchmark's small C programs, each of its two schedules alone, and as many plain runs
+# (docs/your-code.md, "On a public benchmark").
 #
 # SCTBENCH is a checkout of https://github.com/mc-imperial/sctbench (Thomson, Donaldson and
-# Betts' benchmark of buggy pthread programs). The programs used are the 13 of its
+# Betts' benchmark of buggy pthread programs). The programs used are the 23 of its
 # concurrent-software-benchmarks and inspect sets whose sources are complete there (the
 # dining-philosopher, bluetooth and token-ring ones need a header the repository lacks), each
-# with the arguments the benchmark runs it with; and, as a control, that set's 13 correct
-# (_ok) programs, where neither way may show a bug (20 runs a series: some take a second a run). Each is built here with the toolchain's
+# with the arguments the benchmark runs it with; and, as a control, that set's 18 correct
+# (_ok) programs, where no way may show a bug (20 runs a series: some take a second a run). Each is built here with the toolchain's
 # clang and ThreadSanitizer into a temporary folder (removed at the end); nothing of the
 # benchmark is kept. Then `racelab bench stress` runs each list: SERIES series (default 3) of
 # up to RUNS runs (default 100) each way, base seed 2026.
@@ -48,15 +48,17 @@ build() {  # build NAME SOURCE ARGS...: compile, then add "NAME BINARY ARGS" to 
 
 mkdir -p "$work/bin"
 list="$work/buggy.txt"
-for name in account_bad arithmetic_prog_bad carter01_bad circular_buffer_bad fsbench_bad phase01_bad \
-    stack_bad sync01_bad sync02_bad wronglock_bad wronglock_3_bad; do
+for name in account_bad arithmetic_prog_bad carter01_bad circular_buffer_bad deadlock01_bad fsbench_bad \
+    lazy01_bad phase01_bad queue_bad reorder_3_bad reorder_4_bad reorder_5_bad reorder_10_bad reorder_20_bad \
+    stack_bad sync01_bad sync02_bad twostage_bad twostage_100_bad wronglock_bad wronglock_3_bad; do
     build "CS.$name" "$cs/$name.c"
 done
 build inspect.ctrace-test "$bench/benchmarks/inspect_examples/ctrace-test.c" 2
 build inspect.qsort_mt "$bench/benchmarks/inspect_benchmarks/qsort_mt.c" -n 32 -f 4 -h 2 -v
 list="$work/correct.txt"
-for name in arithmetic_prog_ok fanger01_ok fsbench_ok indexer_ok micro_2_ok micro_3_ok micro_10_ok \
-    queue_ok stack_ok stateful06_ok stateful20_ok sync01_ok sync02_ok; do
+for name in account_ok arithmetic_prog_ok circular_buffer_ok fanger01_ok fsbench_ok indexer_ok lazy01_ok \
+    micro_2_ok micro_3_ok micro_10_ok phase01_ok queue_ok stack_ok stateful01_ok stateful06_ok stateful20_ok \
+    sync01_ok sync02_ok; do
     build "CS.$name" "$cs/$name.c"
 done
 

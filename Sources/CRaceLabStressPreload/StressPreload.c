@@ -20,12 +20,17 @@
 // A thread stops pausing once its pauses add up to PAUSE_BUDGET_US: the pauses alone must never
 // make a run slow enough to pass for a hang.
 //
+// With RACELAB_STRESS_SCHEDULE=priority the same points order the threads instead of pausing
+// them (PrioritySchedule.c): one thread at a time, by seeded priorities, with 1 to 4 change
+// points (RACELAB_STRESS_CHANGES, else by the seed) drawn from the first RACELAB_STRESS_STEPS.
+//
 // Without RACELAB_STRESS_SEED it only passes calls on. RACELAB_STRESS_TALLY names a file that
 // says "loaded" as the program starts and "points pauses" when it exits normally: proof that
 // the library was loaded and had somewhere to act.
 #define _GNU_SOURCE
 #if defined(__linux__)
 #include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <semaphore.h>
@@ -37,9 +42,8 @@
 
 // Not instrumented at all, not even function entry and atomics (which `no_sanitize` keeps): it
 // runs inside TSan's interceptors, and a thread's start runs here before TSan knows the thread.
-// Only the calls below are exported.
-#define RL_QUIET __attribute__((disable_sanitizer_instrumentation, visibility("hidden")))
-#define RL_EXPORTED __attribute__((disable_sanitizer_instrumentation, visibility("default")))
+// Only the calls below are exported (RL_QUIET and RL_EXPORTED, in PrioritySchedule.h).
+#include "PrioritySchedule.h"
 
 // Built with -sanitize=thread (the package's TSan build), this file still gets a start-up call
 // to TSan's `__tsan_init`. This private one answers it, so that the library also loads into
@@ -65,13 +69,15 @@ static __thread int numbered __attribute__((tls_model("initial-exec")));
 static __thread uint32_t pause_in_1024 __attribute__((tls_model("initial-exec")));  // chance of a pause at a point
 static __thread int64_t longest_pause_us __attribute__((tls_model("initial-exec")));
 static __thread int64_t paused_us __attribute__((tls_model("initial-exec")));
+// The thread's number in the priority schedule: its start order (main 0); -1 for a thread this
+// library did not start, which the schedule leaves alone.
+static __thread int64_t scheduled_as __attribute__((tls_model("initial-exec")));
+// 1 while the thread is in the schedule's code: a signal handler that calls a wrapped function
+// then (TSan delivers signals at once in a blocking call) must not take its lock again.
+static __thread int in_schedule __attribute__((tls_model("initial-exec")));
+static int scheduling;  // RACELAB_STRESS_SCHEDULE=priority: order, do not pause
 
-RL_QUIET static uint64_t mix(uint64_t x) {  // splitmix64's finaliser
-    x += 0x9E3779B97F4A7C15ULL;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-    return x ^ (x >> 31);
-}
+#define mix rl_stress_mix
 
 // The thread's pace and choices follow from the seed and its number.
 RL_QUIET static void number_this_thread(uint64_t number) {
@@ -84,8 +90,14 @@ RL_QUIET static void number_this_thread(uint64_t number) {
     numbered = 1;
 }
 
+// The main thread, or one started before we were loaded: only the main thread is scheduled.
+RL_QUIET static void number_unknown_thread(void) {
+    number_this_thread(0);
+    scheduled_as = syscall(SYS_gettid) == syscall(SYS_getpid) ? 0 : -1;
+}
+
 RL_QUIET static uint64_t draw(void) {
-    if (!numbered) number_this_thread(0);  // the main thread, or one started before we were loaded
+    if (!numbered) number_unknown_thread();
     choices = mix(choices);
     return choices;
 }
@@ -96,20 +108,45 @@ RL_QUIET static void pause_for(int64_t us) {
     syscall(SYS_nanosleep, &time, NULL);
 }
 
-// A synchronisation point: maybe pause here.
+// A synchronisation point: wait for this thread's turn (the priority schedule), or maybe pause.
 RL_QUIET static void point(void) {
     if (!active) return;
     __atomic_add_fetch(&points_seen, 1, __ATOMIC_RELAXED);
+    if (scheduling) {
+        if (!numbered) number_unknown_thread();
+        if (scheduled_as < 0 || in_schedule) return;
+        int saved = errno;  // the schedule's system calls must not change what the caller reads
+        in_schedule = 1;
+        rl_schedule_point((uint64_t)scheduled_as);
+        in_schedule = 0;
+        errno = saved;
+        return;
+    }
     uint64_t choice = draw();  // numbers the thread first, if it is not yet
     if ((choice & 1023) >= pause_in_1024 || paused_us >= PAUSE_BUDGET_US) return;
     __atomic_add_fetch(&pauses_made, 1, __ATOMIC_RELAXED);
     int64_t us = (int64_t)((choice >> 10) % (uint64_t)longest_pause_us);
     paused_us += us;
+    int saved = errno;
     if (us == 0) {
         syscall(SYS_sched_yield);
     } else {
         pause_for(us);
     }
+    errno = saved;
+}
+
+// The thread may block in the call it is about to make: in the priority schedule, another runs
+// meanwhile (its next point waits for the turn again).
+RL_QUIET static void may_block(void) {
+    if (!active || !scheduling) return;
+    if (!numbered) number_unknown_thread();
+    if (scheduled_as < 0 || in_schedule) return;
+    int saved = errno;
+    in_schedule = 1;
+    rl_schedule_leave((uint64_t)scheduled_as);
+    in_schedule = 0;
+    errno = saved;
 }
 
 #define NEXT(name) next_##name
@@ -123,8 +160,11 @@ static int (*next_pthread_mutex_trylock)(pthread_mutex_t *);
 static int (*next_pthread_mutex_unlock)(pthread_mutex_t *);
 static int (*next_pthread_rwlock_rdlock)(pthread_rwlock_t *);
 static int (*next_pthread_rwlock_wrlock)(pthread_rwlock_t *);
+static int (*next_pthread_rwlock_tryrdlock)(pthread_rwlock_t *);
+static int (*next_pthread_rwlock_trywrlock)(pthread_rwlock_t *);
 static int (*next_pthread_rwlock_unlock)(pthread_rwlock_t *);
 static int (*next_sem_wait)(sem_t *);
+static int (*next_sem_trywait)(sem_t *);
 static int (*next_sem_post)(sem_t *);
 static int (*next_pthread_create)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
 static int (*next_pthread_join)(pthread_t, void **);
@@ -133,10 +173,16 @@ static void (*next_dispatch_sync_f)(void *, void *, void (*)(void *));
 
 // A lock: a pause before it lets another thread take it first; one after it, while held, makes
 // others wait (and lets a second lock taken in another order meet this one: deadlocks show).
+// In the priority schedule a lock is tried first: only a lock another thread holds blocks.
 RL_EXPORTED int pthread_mutex_lock(pthread_mutex_t *mutex) {
     FIND(pthread_mutex_lock);
+    FIND(pthread_mutex_trylock);
     point();
-    int result = NEXT(pthread_mutex_lock)(mutex);
+    int result = scheduling ? NEXT(pthread_mutex_trylock)(mutex) : EBUSY;
+    if (result == EBUSY) {
+        may_block();
+        result = NEXT(pthread_mutex_lock)(mutex);
+    }
     point();
     return result;
 }
@@ -157,16 +203,26 @@ RL_EXPORTED int pthread_mutex_unlock(pthread_mutex_t *mutex) {
 
 RL_EXPORTED int pthread_rwlock_rdlock(pthread_rwlock_t *lock) {
     FIND(pthread_rwlock_rdlock);
+    FIND(pthread_rwlock_tryrdlock);
     point();
-    int result = NEXT(pthread_rwlock_rdlock)(lock);
+    int result = scheduling ? NEXT(pthread_rwlock_tryrdlock)(lock) : EBUSY;
+    if (result == EBUSY) {
+        may_block();
+        result = NEXT(pthread_rwlock_rdlock)(lock);
+    }
     point();
     return result;
 }
 
 RL_EXPORTED int pthread_rwlock_wrlock(pthread_rwlock_t *lock) {
     FIND(pthread_rwlock_wrlock);
+    FIND(pthread_rwlock_trywrlock);
     point();
-    int result = NEXT(pthread_rwlock_wrlock)(lock);
+    int result = scheduling ? NEXT(pthread_rwlock_trywrlock)(lock) : EBUSY;
+    if (result == EBUSY) {
+        may_block();
+        result = NEXT(pthread_rwlock_wrlock)(lock);
+    }
     point();
     return result;
 }
@@ -180,8 +236,13 @@ RL_EXPORTED int pthread_rwlock_unlock(pthread_rwlock_t *lock) {
 
 RL_EXPORTED int sem_wait(sem_t *semaphore) {
     FIND(sem_wait);
+    FIND(sem_trywait);
     point();
-    int result = NEXT(sem_wait)(semaphore);
+    int result = scheduling ? NEXT(sem_trywait)(semaphore) : -1;
+    if (result != 0) {
+        may_block();
+        result = NEXT(sem_wait)(semaphore);
+    }
     point();
     return result;
 }
@@ -213,8 +274,12 @@ RL_QUIET static void *numbered_start(void *slot_pointer) {
     void *argument = slot->argument;
     uint64_t number = slot->number;
     __atomic_store_n(&slot->taken, 0, __ATOMIC_RELEASE);
+    scheduled_as = (int64_t)number;  // before `numbered`: a signal in between is not thread 0
     number_this_thread(number);
-    return start(argument);
+    void *result = start(argument);
+    may_block();  // it ends: another runs
+    scheduled_as = -1;  // what runs after (thread-local destructors) is not scheduled
+    return result;
 }
 
 RL_EXPORTED int pthread_create(pthread_t *thread, const pthread_attr_t *attributes, void *(*start)(void *), void *argument) {
@@ -239,7 +304,10 @@ RL_EXPORTED int pthread_create(pthread_t *thread, const pthread_attr_t *attribut
 RL_EXPORTED int pthread_join(pthread_t thread, void **result) {
     FIND(pthread_join);
     point();
-    return NEXT(pthread_join)(thread, result);
+    may_block();
+    int status = NEXT(pthread_join)(thread, result);
+    point();
+    return status;
 }
 
 // Work sent to a queue (libdispatch; found only in a program that has it). TSan hands a block
@@ -253,7 +321,9 @@ RL_EXPORTED void dispatch_async_f(void *queue, void *context, void (*work)(void 
 RL_EXPORTED void dispatch_sync_f(void *queue, void *context, void (*work)(void *)) {
     FIND(dispatch_sync_f);
     point();
+    may_block();
     NEXT(dispatch_sync_f)(queue, context, work);
+    point();
 }
 
 // A decimal number from the environment; `fallback` if absent or not one.
@@ -287,14 +357,26 @@ RL_QUIET __attribute__((constructor)) static void start_stress(void) {
     FIND(pthread_mutex_unlock);
     FIND(pthread_rwlock_rdlock);
     FIND(pthread_rwlock_wrlock);
+    FIND(pthread_rwlock_tryrdlock);
+    FIND(pthread_rwlock_trywrlock);
     FIND(pthread_rwlock_unlock);
     FIND(sem_wait);
+    FIND(sem_trywait);
     FIND(sem_post);
     FIND(pthread_create);
     FIND(pthread_join);
     FIND(dispatch_async_f);
     FIND(dispatch_sync_f);
     run_seed = number_from("RACELAB_STRESS_SEED", 0);
+    const char *schedule = getenv("RACELAB_STRESS_SCHEDULE");
+    if (schedule && schedule[0] == 'p' && schedule[1] == 'r') {  // "priority"
+        scheduling = 1;
+        // 1 to 4 change points, by the seed: how many preemptions a bug needs is not known.
+        uint64_t changes = number_from("RACELAB_STRESS_CHANGES", 1 + mix(run_seed ^ 0xC4A2) % 4);
+        rl_schedule_start(run_seed, number_from("RACELAB_STRESS_STEPS", 200), (int)changes,
+            (int64_t)number_from("RACELAB_STRESS_LIMIT_MS", 3000));
+        pthread_atfork(NULL, NULL, rl_schedule_forked);
+    }
     const char *tally = getenv("RACELAB_STRESS_TALLY");
     if (tally) {
         size_t length = 0;
@@ -315,7 +397,9 @@ RL_QUIET __attribute__((destructor)) static void write_tally(void) {
     if (!tally_path || (pid_t)syscall(SYS_getpid) != program_pid) return;
     char text[64];
     int length = 0;
-    uint64_t values[2] = {__atomic_load_n(&points_seen, __ATOMIC_RELAXED), __atomic_load_n(&pauses_made, __ATOMIC_RELAXED)};
+    // In the priority schedule, its hand-overs stand for the pauses.
+    uint64_t values[2] = {__atomic_load_n(&points_seen, __ATOMIC_RELAXED),
+        scheduling ? rl_schedule_switches() : __atomic_load_n(&pauses_made, __ATOMIC_RELAXED)};
     for (int i = 0; i < 2; i++) {
         char digits[24];
         int count = 0;

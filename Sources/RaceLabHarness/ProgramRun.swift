@@ -66,12 +66,16 @@ public struct ProgramRun: Codable, Sendable, Equatable {
     /// The kinds of ThreadSanitizer's reports, in the order printed.
     public var reportKinds: [String]
     public var seconds: Double
-    /// Synchronisation points RaceLab saw and pauses it made; nil when the program did not end
-    /// normally (no count is written then) or ran plain.
+    /// Synchronisation points RaceLab saw and pauses it made (hand-overs, in a priority run); nil
+    /// when the program did not end normally (no count is written then) or ran plain.
     public var points: Int?
     public var pauses: Int?
     /// RaceLab's preemption was loaded into the program (it says so as the program starts).
     public var preemptionLoaded: Bool = false
+    /// How it acted at the synchronisation points (nil: a plain run), and for a priority run the
+    /// number of points its change points were drawn from.
+    public var schedule: StressSchedule?
+    public var steps: Int?
 
     /// Everything wrong with the run: its first ThreadSanitizer report, then how it ended. (Runs
     /// are made with TSan's own exit status off, so a status is the program's.)

@@ -13,6 +13,11 @@ public struct ProgramStress: Sendable {
     public var timeout: Double
     /// false: plain runs, nothing loaded (what running the program in a loop gives).
     public var preempts: Bool
+    /// The ways runs act at the program's synchronisation points, taken in turn (run 1 the first).
+    public var schedules: [StressSchedule] = [.pauses, .priority]
+    /// How many points a run has, for a priority run's change points; nil: counted by the runs
+    /// themselves (the latest run that ended normally), StressSchedule.defaultSteps until then.
+    public var steps: Int?
     /// Go on after a finding (to count how often it shows) instead of stopping at the first.
     public var keepsGoing: Bool
     /// Categories of finding that do not count ("report", "crash", "hang", "exit"): a known
@@ -62,9 +67,11 @@ public struct ProgramStress: Sendable {
         let started = Date()
         var runs: [ProgramRun] = []
         var firstFindingOutput: String?
+        var counted: Int?
         for index in 1...max(1, self.runs) {
             let runSeed = seed &+ UInt64(index - 1)
-            let (run, output) = runOnce(index: index, seed: runSeed)
+            let (run, output) = runOnce(index: index, seed: runSeed, counted: counted)
+            if let points = run.points, points > 0 { counted = min(points, StressSchedule.maxSteps) }
             runs.append(run)
             onRun(run, run.finding(ignoring: ignored))
             if run.finding(ignoring: ignored) != nil, firstFindingOutput == nil {
@@ -77,7 +84,15 @@ public struct ProgramStress: Sendable {
             seconds: Date().timeIntervalSince(started))
     }
 
-    func runOnce(index: Int, seed: UInt64) -> (ProgramRun, String) {
+    /// The schedule of run `index` (1-based).
+    public func schedule(ofRun index: Int) -> StressSchedule? {
+        preempts && !schedules.isEmpty ? schedules[(index - 1) % schedules.count] : nil
+    }
+
+    /// Run `index` alone; `counted`: the points an earlier run counted (for `steps` nil).
+    func runOnce(index: Int, seed: UInt64, counted: Int? = nil) -> (ProgramRun, String) {
+        let schedule = schedule(ofRun: index)
+        let steps = schedule == .priority ? (self.steps ?? counted ?? StressSchedule.defaultSteps) : nil
         var tool = ToolProcess(
             executable: program, arguments: arguments, timeout: timeout, outputLimit: 4 << 20)
         let tally =
@@ -96,20 +111,30 @@ public struct ProgramStress: Sendable {
             tool.environment["LD_PRELOAD"] = preload.path + earlier
             tool.environment["RACELAB_STRESS_SEED"] = String(seed)
             tool.environment["RACELAB_STRESS_TALLY"] = tally.path
+            // Every variable the library reads is set: none inherited from the user's shell can
+            // make a run other than its replay.
+            tool.environment["RACELAB_STRESS_SCHEDULE"] = (schedule ?? .pauses).rawValue
+            tool.environment["RACELAB_STRESS_STEPS"] = steps.map(String.init) ?? ""
+            tool.environment["RACELAB_STRESS_CHANGES"] = ""
+            tool.environment["RACELAB_STRESS_LIMIT_MS"] = String(StressSchedule.limitMilliseconds(timeout: timeout))
         }
         let result = tool.run(tick: 0.005)
         let counts = tally.flatMap { try? String(contentsOf: $0, encoding: .utf8) }
         if let tally { try? FileManager.default.removeItem(at: tally) }
-        let run = ProgramRun(
+        var run = ProgramRun(
             index: index, seed: preempts ? seed : nil, tool: result, timeout: timeout, tally: counts)
+        run.schedule = schedule
+        run.steps = steps
         return (run, result.output)
     }
 
     /// The command that runs one run again alone.
     public func replay(of run: ProgramRun, programName: String = "racelab") -> String {
-        let words =
-            [programName, "stress"] + (run.seed.map { ["--seed", String($0)] } ?? ["--plain"])
-            + (ignored.isEmpty ? [] : ["--ignore", ignored.sorted().joined(separator: ",")])
+        var words: [String] = [programName, "stress"] + (run.seed.map { ["--seed", String($0)] } ?? ["--plain"])
+        if let schedule = run.schedule { words += ["--schedule", schedule.rawValue] }
+        if let steps = run.steps { words += ["--steps", String(steps)] }
+        words +=
+            (ignored.isEmpty ? [] : ["--ignore", ignored.sorted().joined(separator: ",")])
             + (timeout == Self.defaultTimeout ? [] : ["--timeout", String(format: "%g", timeout)])
             + ["--runs", "1", "--", program.path] + arguments
         return words.map(Self.quoted).joined(separator: " ")

@@ -1,7 +1,7 @@
 import Foundation
 
-/// `racelab bench stress LIST`: how soon `racelab stress` shows each program's bug, against the
-/// same number of plain runs. A list names small buggy programs built with ThreadSanitizer (a
+/// `racelab bench stress LIST`: how soon `racelab stress` shows each program's bug, each of its
+/// schedules alone, and the same number of plain runs. A list names small buggy programs built with ThreadSanitizer (a
 /// public benchmark's); for each, in several series of runs (different seeds), the first run in
 /// which the bug shows (a crash, such as a failed assertion, or a hang: the ways such programs
 /// show their bug; an exit status is not one, as some end with one as a matter of course) and the
@@ -33,15 +33,38 @@ public struct StressBenchmark: Sendable {
         }
     }
 
+    /// A way of running the programs: `racelab stress` as it is (its schedules in turn), one of
+    /// its schedules alone, or plain.
+    public enum Way: String, Codable, CodingKeyRepresentable, Sendable, CaseIterable {
+        case stress, pauses, priority, plain
+
+        var schedules: [StressSchedule] {
+            switch self {
+            case .stress: [.pauses, .priority]
+            case .pauses: [.pauses]
+            case .priority: [.priority]
+            case .plain: []
+            }
+        }
+
+        var title: String {
+            switch self {
+            case .stress: "racelab stress"
+            case .pauses: "pauses only"
+            case .priority: "priority only"
+            case .plain: "plain runs"
+            }
+        }
+    }
+
     public struct Row: Codable, Sendable, Equatable {
         public var program: String
-        public var withPreemption: Firsts
-        public var plain: Firsts
+        /// What each way found.
+        public var ways: [Way: Firsts]
 
-        public init(program: String, withPreemption: Firsts, plain: Firsts) {
+        public init(program: String, ways: [Way: Firsts]) {
             self.program = program
-            self.withPreemption = withPreemption
-            self.plain = plain
+            self.ways = ways
         }
     }
 
@@ -83,18 +106,17 @@ public struct StressBenchmark: Sendable {
     /// Series s uses seeds seed + 10000 s + (run - 1).
     public func measure(onProgress: (String) -> Void = { _ in }) -> [Row] {
         programs.map { program in
-            var row = Row(program: program.name, withPreemption: Firsts(), plain: Firsts())
-            for preempts in [true, false] {
+            var row = Row(program: program.name, ways: [:])
+            for way in Way.allCases {
                 var firsts = Firsts()
                 for index in 0..<series {
-                    onProgress(
-                        "\(program.name): \(preempts ? "with preemption" : "plain"), series \(index + 1) of \(series)")
-                    let found = search(program, preempts: preempts, seed: seed &+ UInt64(index) &* 10_000)
+                    onProgress("\(program.name): \(way.title), series \(index + 1) of \(series)")
+                    let found = search(program, way: way, seed: seed &+ UInt64(index) &* 10_000)
                     firsts.bug.append(found.bug?.run)
                     firsts.bugKind.append(found.bug?.kind)
                     firsts.report.append(found.report)
                 }
-                if preempts { row.withPreemption = firsts } else { row.plain = firsts }
+                row.ways[way] = firsts
             }
             return row
         }
@@ -103,15 +125,18 @@ public struct StressBenchmark: Sendable {
     /// Runs until both a bug and a report have shown, or the runs are done. A third hang also
     /// ends the search: every further run of a program that deadlocks would wait out the time
     /// limit.
-    func search(_ program: Program, preempts: Bool, seed: UInt64) -> (bug: (run: Int, kind: String)?, report: Int?) {
-        let stress = ProgramStress(
+    func search(_ program: Program, way: Way, seed: UInt64) -> (bug: (run: Int, kind: String)?, report: Int?) {
+        var stress = ProgramStress(
             program: URL(fileURLWithPath: program.path), arguments: program.arguments, runs: runs, seed: seed,
-            timeout: timeout, preempts: preempts, keepsGoing: true, preload: preload)
+            timeout: timeout, preempts: way != .plain, keepsGoing: true, preload: preload)
+        stress.schedules = way.schedules
         var bug: (run: Int, kind: String)?
         var report: Int?
         var hangs = 0
+        var counted: Int?
         for index in 1...runs {
-            let (run, _) = stress.runOnce(index: index, seed: seed &+ UInt64(index - 1))
+            let (run, _) = stress.runOnce(index: index, seed: seed &+ UInt64(index - 1), counted: counted)
+            if let points = run.points, points > 0 { counted = min(points, StressSchedule.maxSteps) }
             if bug == nil, let finding = run.finding(ignoring: ["report", "exit"]) { bug = (index, finding.category) }
             if report == nil, !run.reportKinds.isEmpty { report = index }
             if bug != nil, report != nil { break }
@@ -121,8 +146,9 @@ public struct StressBenchmark: Sendable {
         return (bug, report)
     }
 
-    /// The rows as a Markdown table: per way, in how many series it showed, and the first run
-    /// of each (with how a bug showed, when not as a crash).
+    /// The rows as a Markdown table: per way, in how many series the bug showed, and the first
+    /// run of each (with how it showed, when not as a crash); then the same for ThreadSanitizer's
+    /// reports, racelab stress as it is against plain runs.
     public func table(_ rows: [Row]) -> String {
         func cell(_ firsts: [Int?], _ kinds: [String?] = []) -> String {
             let shown = firsts.compactMap { $0 }
@@ -133,18 +159,23 @@ public struct StressBenchmark: Sendable {
             }.joined(separator: ", ")
             return "\(shown.count)/\(firsts.count) (\(runs))"
         }
+        let reported: [Way] = [.stress, .plain]
+        let titles = Way.allCases.map { "bug shows: \($0.title)" } + reported.map { "TSan report: \($0.title)" }
         var lines = [
-            "| program | bug shows: racelab stress | bug shows: plain runs | TSan report: racelab stress | TSan report: plain runs |",
-            "|---|---|---|---|---|"
+            "| program | " + titles.joined(separator: " | ") + " |",
+            "|---|" + titles.map { _ in "---|" }.joined()
         ]
+        let empty = Firsts()
         for row in rows {
-            lines.append(
-                "| \(row.program) | \(cell(row.withPreemption.bug, row.withPreemption.bugKind)) | \(cell(row.plain.bug, row.plain.bugKind)) | \(cell(row.withPreemption.report)) | \(cell(row.plain.report)) |"
-            )
+            let bugs = Way.allCases.map { cell(row.ways[$0, default: empty].bug, row.ways[$0, default: empty].bugKind) }
+            let reports = reported.map { cell(row.ways[$0, default: empty].report) }
+            lines.append("| \(row.program) | " + (bugs + reports).joined(separator: " | ") + " |")
         }
+        let picks: [(Row) -> [Int?]] =
+            Way.allCases.map { way in { $0.ways[way, default: empty].bug } }
+            + reported.map { way in { $0.ways[way, default: empty].report } }
         func everySeries(_ pick: (Row) -> [Int?]) -> Int { rows.count { pick($0).allSatisfy { $0 != nil } } }
         func anySeries(_ pick: (Row) -> [Int?]) -> Int { rows.count { pick($0).contains { $0 != nil } } }
-        let picks: [(Row) -> [Int?]] = [\.withPreemption.bug, \.plain.bug, \.withPreemption.report, \.plain.report]
         lines.append(
             "| **found in every series** | "
                 + picks.map { "**\(everySeries($0)) of \(rows.count)**" }.joined(separator: " | ")

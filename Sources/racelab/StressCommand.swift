@@ -8,6 +8,13 @@ enum StressCommand {
     static let timeout = Option.seconds(
         "timeout", "SECONDS", "a run still going after this is a hang (default 10)", in: 0.1...86_400)
     static let plain = Flag("plain", "run without RaceLab's preemption (to compare)")
+    static let schedule = Option(
+        "schedule", "WAY",
+        "pauses (each thread a seeded pace of random pauses), priority (one thread at a time by seeded priorities that change at a few points: bugs that need preemptions in a given order) or both, in turn (default)",
+        parse: StressSchedule.parse)
+    static let steps = Option.number(
+        "steps", "N", "points a run has, for priority's change points (default: counted by the runs)",
+        in: 1...StressSchedule.maxSteps)
     static let keepGoing = Flag("keep-going", "do all the runs, counting how often each problem shows")
     static let ignore = Option(
         "ignore", "KINDS", "kinds of problem that do not count: report,crash,hang,exit (e.g. a known thread leak)",
@@ -18,7 +25,7 @@ enum StressCommand {
         name: "stress", arguments: "-- PROGRAM [ARGS...]", positionals: 1...10_000,
         summary:
             "run any program built with ThreadSanitizer (Swift, C, C++) again and again with RaceLab's preemption at its synchronisation points; the first problem explained, with its seed",
-        options: [runs, seed, timeout, plain, keepGoing, ignore, json],
+        options: [runs, seed, timeout, plain, schedule, steps, keepGoing, ignore, json],
         details:
             "exit status: 0 no run found a problem, 1 one did (a ThreadSanitizer report, a crash, a hang, an exit status\nother than 0), 2 bad usage (a program that is not built with ThreadSanitizer among it)."
     )
@@ -35,7 +42,8 @@ extension RaceLabCommandLine {
                 print(
                     "racelab stress: \(arguments.positionals.joined(separator: " ")): up to \(stress.runs) run(s), "
                         + (stress.preempts
-                            ? "RaceLab's preemption at synchronisation points, seed \(stress.seed)" : "plain"))
+                            ? "RaceLab's preemption at synchronisation points (\(stress.schedules.map(\.rawValue).joined(separator: " and ")), seed \(stress.seed)"
+                            : "plain"))
             }
             let result = stress.run { run, finding in
                 if let finding {
@@ -73,6 +81,14 @@ extension RaceLabCommandLine {
             )
         }
         let plain = arguments[StressCommand.plain]
+        let schedules = try arguments[StressCommand.schedule]
+        let steps = try arguments[StressCommand.steps]
+        if plain, schedules != nil || steps != nil {
+            throw UsageError("--plain runs without RaceLab's preemption: it takes no --schedule or --steps")
+        }
+        if let schedules, steps != nil, !schedules.contains(.priority) {
+            throw UsageError("--steps is for the priority schedule: give --schedule priority or both")
+        }
         let preload = StressPreload.library(besides: Self.executableURL)
         if !plain, let problem = StressPreload.problem(withLibrary: preload) {
             throw UsageError("\(problem), or use --plain")
@@ -83,6 +99,8 @@ extension RaceLabCommandLine {
             timeout: try arguments[StressCommand.timeout] ?? ProgramStress.defaultTimeout,
             preempts: !plain, keepsGoing: arguments[StressCommand.keepGoing], preload: preload)
         stress.ignored = try arguments[StressCommand.ignore] ?? []
+        if let schedules { stress.schedules = schedules }
+        stress.steps = steps
         return stress
     }
 }

@@ -90,6 +90,22 @@ final class CommandLineTests: XCTestCase {
             agreement.stderr,
             "racelab: bench agreement takes --labs and --seed only (it sets up check and grade as they set themselves up), not --load\n"
         )
+        // racelab stress: its schedules, refused before any run.
+        let program = LabsTestSupport.child.path
+        let schedule = try LabsTestSupport.runRacelab(["stress", "--schedule", "fast", "--", program])
+        XCTAssertEqual(schedule.status, 2)
+        XCTAssertEqual(schedule.stderr, "racelab: --schedule takes pauses, priority or both, not 'fast'\n")
+        let plainSchedule = try LabsTestSupport.runRacelab(["stress", "--plain", "--schedule", "priority", "--", program])
+        XCTAssertEqual(plainSchedule.status, 2)
+        XCTAssertEqual(
+            plainSchedule.stderr,
+            "racelab: --plain runs without RaceLab's preemption: it takes no --schedule or --steps\n")
+        let pausesSteps = try LabsTestSupport.runRacelab(
+            ["stress", "--schedule", "pauses", "--steps", "40", "--", program])
+        XCTAssertEqual(pausesSteps.status, 2)
+        XCTAssertEqual(
+            pausesSteps.stderr, "racelab: --steps is for the priority schedule: give --schedule priority or both\n")
+        XCTAssertEqual(pausesSteps.stdout, "")
         let help = try LabsTestSupport.runRacelab(["help", "extra"])
         XCTAssertEqual(help.status, 2, "help on a command that does not exist is bad usage, not a success")
         XCTAssertTrue(help.stderr.hasPrefix("racelab: unknown command 'extra'; valid: list, run,"), help.stderr)

@@ -105,21 +105,44 @@ final class ProgramStressTests: XCTestCase {
         let program = try buildProgram()
         let preload = StressPreload.library(besides: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath())
         XCTAssertTrue(FileManager.default.fileExists(atPath: preload.path), "build RaceLab first: \(preload.path)")
-        func stress(_ mode: String, runs: Int = 1, preempts: Bool = true, timeout: Double = 60) -> ProgramStress.Result
-        {
-            ProgramStress(
-                program: program, arguments: [mode], runs: runs, seed: 1, timeout: timeout, preempts: preempts,
-                keepsGoing: true, preload: preload
-            ).run()
+        func stress(
+            _ mode: String, runs: Int = 1, preempts: Bool = true, timeout: Double = 60,
+            schedules: [StressSchedule] = [.pauses, .priority], keepsGoing: Bool = true, seed: UInt64 = 1
+        ) -> ProgramStress.Result {
+            var stress = ProgramStress(
+                program: program, arguments: [mode], runs: runs, seed: seed, timeout: timeout, preempts: preempts,
+                keepsGoing: keepsGoing, preload: preload)
+            stress.schedules = schedules
+            return stress.run()
         }
 
         // Two threads, each taking a lock 20 times: every lock is 2 points, every unlock 1, and
         // each thread's start and join one more. Over 4 seeds some thread's pace pauses it.
+        // Runs 1 and 3 pause, 2 and 4 follow the priority schedule (whose hand-overs count).
         let clean = stress("locked", runs: 4)
         XCTAssertEqual(clean.findings, 0, "\(clean.runs)")
         for run in clean.runs { XCTAssertGreaterThanOrEqual(run.points ?? 0, 2 * 20 * 3 + 4, "\(run)") }
-        XCTAssertGreaterThan(clean.runs.compactMap(\.pauses).reduce(0, +), 0)
+        XCTAssertEqual(clean.runs.map(\.schedule), [.pauses, .priority, .pauses, .priority])
+        XCTAssertGreaterThan(clean.runs.filter { $0.schedule == .pauses }.compactMap(\.pauses).reduce(0, +), 0)
+        XCTAssertGreaterThan(clean.runs.filter { $0.schedule == .priority }.compactMap(\.pauses).reduce(0, +), 0)
+        // A priority run draws its change points from the points the run before it counted.
+        XCTAssertEqual(clean.runs[1].steps, clean.runs[0].points)
         XCTAssertTrue(clean.runs.allSatisfy(\.preemptionLoaded))
+
+        // The priority schedule hands the turn over without ThreadSanitizer seeing it: threads that
+        // each take a lock of their own around the same counter still race. (A plain run reports
+        // it too; what this checks is that one thread at a time, handed over at those locks,
+        // adds no ordering between them.)
+        let ownLocks = stress("own-locks", runs: 3, schedules: [.priority], keepsGoing: false)
+        XCTAssertEqual(ownLocks.firstFinding?.finding()?.category, "report", "\(ownLocks.runs)")
+
+        // A bug that needs the writer stopped between its two critical sections: the priority
+        // schedule's change points stop it there (it showed in 2 to 12 runs of 100, by the number
+        // of change points, with seed 1 on SCTBench's twostage); 300 runs are allowed.
+        let twoStage = stress("two-stage", runs: 300, schedules: [.priority], keepsGoing: false)
+        guard case .crash(SIGABRT, _)? = twoStage.firstFinding?.finding(ignoring: ["report"]) else {
+            return XCTFail("two-stage not found in 300 priority runs: \(twoStage.runs.count) runs")
+        }
 
         let plain = stress("locked", preempts: false)
         XCTAssertEqual(plain.findings, 0)
@@ -161,6 +184,17 @@ final class ProgramStressTests: XCTestCase {
         XCTAssertEqual(
             stress.replay(of: run),
             "racelab stress --seed 102 --ignore report --timeout 2.5 --runs 1 -- '/tmp/my tool' --n 'it'\\''s'")
+        // A priority run is replayed with its schedule and the steps its change points came from.
+        var priorityRun = run
+        priorityRun.schedule = .priority
+        priorityRun.steps = 140
+        XCTAssertEqual(
+            stress.replay(of: priorityRun),
+            "racelab stress --seed 102 --schedule priority --steps 140 --ignore report --timeout 2.5 --runs 1 -- '/tmp/my tool' --n 'it'\\''s'")
+        // Runs take the schedules in turn, the first run the first.
+        XCTAssertEqual((1...3).map { stress.schedule(ofRun: $0) }, [.pauses, .priority, .pauses])
+        stress.preempts = false
+        XCTAssertNil(stress.schedule(ofRun: 2))
     }
 
     // MARK: the benchmark
@@ -183,11 +217,23 @@ final class ProgramStressTests: XCTestCase {
         let table = benchmark.table([
             .init(
                 program: "CS.stack",
-                withPreemption: .init(bug: [2, 6], bugKind: ["crash", "crash"], report: [nil, nil]),
-                plain: .init(bug: [nil, 40], bugKind: [nil, "hang"], report: [nil, nil]))
+                ways: [
+                    .stress: .init(bug: [2, 6], bugKind: ["crash", "crash"], report: [nil, nil]),
+                    .pauses: .init(bug: [nil, 9], bugKind: [nil, "crash"], report: [nil, nil]),
+                    .priority: .init(bug: [1, 1], bugKind: ["crash", "crash"], report: [nil, 3]),
+                    .plain: .init(bug: [nil, 40], bugKind: [nil, "hang"], report: [nil, nil])
+                ])
         ])
-        XCTAssertTrue(table.contains("| CS.stack | 2/2 (2, 6) | 1/2 (–, 40 hang) | 0/2 (–, –) | 0/2 (–, –) |"), table)
-        XCTAssertTrue(table.contains("| **found in every series** | **1 of 1** | **0 of 1** |"), table)
+        XCTAssertTrue(
+            table.contains(
+                "| program | bug shows: racelab stress | bug shows: pauses only | bug shows: priority only | bug shows: plain runs | TSan report: racelab stress | TSan report: plain runs |"
+            ), table)
+        XCTAssertTrue(
+            table.contains("| CS.stack | 2/2 (2, 6) | 1/2 (–, 9) | 2/2 (1, 1) | 1/2 (–, 40 hang) | 0/2 (–, –) | 0/2 (–, –) |"),
+            table)
+        XCTAssertTrue(
+            table.contains("| **found in every series** | **1 of 1** | **0 of 1** | **1 of 1** | **0 of 1** | **0 of 1** |"),
+            table)
     }
 
     // MARK: helpers
@@ -201,7 +247,7 @@ final class ProgramStressTests: XCTestCase {
     }
 
     /// The program, in Swift with the C library only (it starts fast): `locked`, `unlocked`,
-    /// `abort` or `hang`.
+    /// `unlocked-exit`, `own-locks`, `two-stage`, `abort` or `hang`.
     private func buildProgram() throws -> URL {
         let folder = try temporaryFolder()
         let source = folder.appendingPathComponent("main.swift")
@@ -221,8 +267,51 @@ final class ProgramStressTests: XCTestCase {
                 for _ in 0..<20 { counter += 1 }
                 return nil
             }
+            var lockA = pthread_mutex_t()
+            var lockB = pthread_mutex_t()
+            pthread_mutex_init(&lockA, nil)
+            pthread_mutex_init(&lockB, nil)
+            let ownLockA: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { _ in
+                for _ in 0..<20 { pthread_mutex_lock(&lockA); counter += 1; pthread_mutex_unlock(&lockA) }
+                return nil
+            }
+            let ownLockB: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { _ in
+                for _ in 0..<20 { pthread_mutex_lock(&lockB); counter += 1; pthread_mutex_unlock(&lockB) }
+                return nil
+            }
+            // Two stages, each under its own lock: the reader sees the first stage done and the second
+            // not yet, only if the writer is stopped between its two critical sections while the
+            // reader runs through both of its own.
+            var stage = 0
+            var second = 0
+            let writer: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { _ in
+                pthread_mutex_lock(&lock); stage = 1; pthread_mutex_unlock(&lock)
+                pthread_mutex_lock(&lock); second = stage + 1; pthread_mutex_unlock(&lock)
+                return nil
+            }
+            let reader: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { _ in
+                pthread_mutex_lock(&lock)
+                let first = stage
+                pthread_mutex_unlock(&lock)
+                if first == 0 { return nil }
+                pthread_mutex_lock(&lock)
+                let then = second
+                pthread_mutex_unlock(&lock)
+                if then != first + 1 { abort() }
+                return nil
+            }
             switch CommandLine.arguments.dropFirst().first ?? "" {
             case "abort": abort()
+            case "own-locks":
+                var threads = [pthread_t(), pthread_t()]
+                pthread_create(&threads[0], nil, ownLockA, nil)
+                pthread_create(&threads[1], nil, ownLockB, nil)
+                for thread in threads { pthread_join(thread, nil) }
+            case "two-stage":
+                var threads = [pthread_t(), pthread_t()]
+                pthread_create(&threads[0], nil, writer, nil)
+                pthread_create(&threads[1], nil, reader, nil)
+                for thread in threads { pthread_join(thread, nil) }
             case "hang": while true { sleep(1) }
             case "unlocked-exit":
                 var threads = [pthread_t(), pthread_t()]
