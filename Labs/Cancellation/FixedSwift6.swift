@@ -69,6 +69,6 @@ final class CancellationFixedTask: CancellationController {
 extension CancellationLab {
     /// Registered in Sources/SolutionCatalog with the lab's other fixes.
     public static var swift6Solutions: [LabVariant<ListAppEnvironment, CancellationController>] {
-        [LabVariant(.fixed, name: "fixed-task") { CancellationFixedTask(environment: $0) }]
+        [LabVariant(.fixed, name: "fixed-task", runsTasks: true) { CancellationFixedTask(environment: $0) }]
     }
 }

@@ -45,6 +45,6 @@ final class ConcurrentPerformFixedTaskGroup: ConcurrentPerformController {
 extension ConcurrentPerformLab {
     /// Registered in Sources/SolutionCatalog with the lab's other fixes.
     public static var swift6Solutions: [LabVariant<ConcurrentPerformScreen, ConcurrentPerformController>] {
-        [LabVariant(.fixed, name: "fixed-task-group") { ConcurrentPerformFixedTaskGroup(screen: $0) }]
+        [LabVariant(.fixed, name: "fixed-task-group", runsTasks: true) { ConcurrentPerformFixedTaskGroup(screen: $0) }]
     }
 }

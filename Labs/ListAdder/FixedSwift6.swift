@@ -78,6 +78,6 @@ final class ListAdderFixedSwift6: ListAdderController {
 extension ListAdderLab {
     /// Registered in Sources/SolutionCatalog with the lab's other fixes.
     public static var swift6Solutions: [LabVariant<ListAppEnvironment, ListAdderController>] {
-        [LabVariant(.fixed, name: "fixed-main-actor") { ListAdderFixedSwift6(environment: $0) }]
+        [LabVariant(.fixed, name: "fixed-main-actor", runsTasks: true) { ListAdderFixedSwift6(environment: $0) }]
     }
 }

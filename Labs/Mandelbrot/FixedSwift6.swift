@@ -66,6 +66,6 @@ final class MandelbrotFixedSwift6: MandelbrotController {
 extension MandelbrotLab {
     /// Registered in Sources/SolutionCatalog with the lab's other fixes.
     public static var swift6Solutions: [LabVariant<MandelbrotEnvironment, MandelbrotController>] {
-        [LabVariant(.fixed, name: "fixed-task") { MandelbrotFixedSwift6(environment: $0) }]
+        [LabVariant(.fixed, name: "fixed-task", runsTasks: true) { MandelbrotFixedSwift6(environment: $0) }]
     }
 }

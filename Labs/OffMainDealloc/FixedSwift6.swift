@@ -79,6 +79,6 @@ extension OffMainDeallocFixedSwift6: @preconcurrency OffMainDeallocController {}
 extension OffMainDeallocLab {
     /// Registered in Sources/SolutionCatalog with the lab's other fixes.
     public static var swift6Solutions: [LabVariant<ListAppEnvironment, OffMainDeallocController>] {
-        [LabVariant(.fixed, name: "fixed-main-actor") { OffMainDeallocFixedSwift6(environment: $0) }]
+        [LabVariant(.fixed, name: "fixed-main-actor", runsTasks: true) { OffMainDeallocFixedSwift6(environment: $0) }]
     }
 }

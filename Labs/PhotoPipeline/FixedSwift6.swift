@@ -148,6 +148,6 @@ final class PhotoPipelineFixedSwift6: PhotoPipelineController {
 extension PhotoPipelineLab {
     /// Registered in Sources/SolutionCatalog with the lab's other fixes.
     public static var swift6Solutions: [LabVariant<PhotoPipelineEnvironment, PhotoPipelineController>] {
-        [LabVariant(.fixed, name: "fixed-task") { PhotoPipelineFixedSwift6(environment: $0) }]
+        [LabVariant(.fixed, name: "fixed-task", runsTasks: true) { PhotoPipelineFixedSwift6(environment: $0) }]
     }
 }

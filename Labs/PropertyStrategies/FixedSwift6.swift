@@ -84,6 +84,6 @@ final class PropertyStrategiesFixedSwift6: PropertyStrategiesController {
 extension PropertyStrategiesLab {
     /// Registered in Sources/SolutionCatalog with the lab's other fixes.
     public static var swift6Solutions: [LabVariant<ListAppEnvironment, PropertyStrategiesController>] {
-        [LabVariant(.fixed, name: "fixed-main-actor") { PropertyStrategiesFixedSwift6(environment: $0) }]
+        [LabVariant(.fixed, name: "fixed-main-actor", runsTasks: true) { PropertyStrategiesFixedSwift6(environment: $0) }]
     }
 }

@@ -63,6 +63,6 @@ final class StaleResultsFixedSwift6: StaleResultsController {
 extension StaleResultsLab {
     /// Registered in Sources/SolutionCatalog with the lab's other fixes.
     public static var swift6Solutions: [LabVariant<ListAppEnvironment, StaleResultsController>] {
-        [LabVariant(.fixed, name: "fixed-task-tag") { StaleResultsFixedSwift6(environment: $0) }]
+        [LabVariant(.fixed, name: "fixed-task-tag", runsTasks: true) { StaleResultsFixedSwift6(environment: $0) }]
     }
 }

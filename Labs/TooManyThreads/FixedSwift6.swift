@@ -43,6 +43,6 @@ final class TooManyThreadsFixedSwift6: TooManyThreadsController, Sendable {
 extension TooManyThreadsLab {
     /// Registered in Sources/SolutionCatalog with the lab's other fixes.
     public static var swift6Solutions: [LabVariant<TooManyThreadsEnvironment, TooManyThreadsController>] {
-        [LabVariant(.fixed, name: "fixed-actor") { TooManyThreadsFixedSwift6(environment: $0) }]
+        [LabVariant(.fixed, name: "fixed-actor", runsTasks: true) { TooManyThreadsFixedSwift6(environment: $0) }]
     }
 }

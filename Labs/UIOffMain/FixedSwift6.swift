@@ -52,6 +52,6 @@ final class UIOffMainFixedMainActor: UIOffMainController {
 extension UIOffMainLab {
     /// Registered in Sources/SolutionCatalog with the lab's other fixes.
     public static var swift6Solutions: [LabVariant<ListAppEnvironment, UIOffMainController>] {
-        [LabVariant(.fixed, name: "fixed-main-actor") { UIOffMainFixedMainActor(environment: $0) }]
+        [LabVariant(.fixed, name: "fixed-main-actor", runsTasks: true) { UIOffMainFixedMainActor(environment: $0) }]
     }
 }

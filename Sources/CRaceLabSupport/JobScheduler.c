@@ -46,6 +46,7 @@ typedef SWIFTCALL void (*job_runner)(void *job, void *identity, uintptr_t implem
 enum { CAPACITY = 4096, WORKERS = 8, KEYS = 1024, SIZES = 256, CHANGES = 8 };
 static const int64_t settle_limit_ns = 200000000;  // a choice waits this long for quiet at most
 static const int64_t blocked_after_ns = 200000000;  // a job running this long lets the next begin
+static const int64_t drain_limit_ns = 100000000;  // a story's start waits this long at most for jobs left
 
 static uint32_t lock_word;
 static void *ready[CAPACITY];
@@ -72,7 +73,9 @@ static uint64_t seed;
 static int policy = RL_JOBS_FIFO, in_story, story_waits;
 static int64_t target_choice = -1, target_alternative, change_at[CHANGES];
 static int change_count;
-static int64_t choices, ran, unsettled, parked, sizes[SIZES];
+static int64_t choices, ran, unsettled, parked, left_over, sizes[SIZES];
+static int conducting;  // 1 while the conductor waits for a job it gave a worker
+static int64_t drained;  // jobs left from before that ran as this story began
 static uint64_t digest;
 static void *keys[KEYS];
 static int64_t key_priority[KEYS], keys_seen;
@@ -319,6 +322,8 @@ RL_INVISIBLE static void *conduct(void *argument) {
             worker_ready[worker] = count;
         }
         ran++;
+        if (!LOAD(&in_story)) ADD(&left_over, 1);
+        STORE(&conducting, 1);  // with the job taken, under the lock: a drain sees one or the other
         unlock();
         last_worker = worker;
         worker_story[worker] = story;
@@ -326,6 +331,8 @@ RL_INVISIBLE static void *conduct(void *argument) {
         STORE(&worker_job[worker], job);
         wake(&worker_word[worker]);
         wait_for_job(worker);
+        STORE(&conducting, 0);
+        wake(&changes);
         waiting_since = rl_monotonic_ns();
     }
     return NULL;
@@ -371,8 +378,27 @@ RL_INVISIBLE int rl_jobs_install(void) {
     return 0;
 }
 
+/// Until the jobs left from before run out (a task that outlived its story, and the jobs it sends
+/// on): outside a story they run as they came, and none of them is one of the next story's
+/// choices. A job still sleeping (a delay) is not waited for, nor one that blocked; nor any
+/// after `drain_limit_ns`. The count of those that ran between stories, for the pass.
+RL_INVISIBLE static int64_t drain_left_over(void) {
+    int64_t began = rl_monotonic_ns();
+    for (;;) {
+        uint32_t seen = LOAD(&changes);
+        lock();
+        int left = ready_count + LOAD(&conducting);
+        unlock();
+        if (left == 0 || rl_monotonic_ns() - began > drain_limit_ns) break;
+        sleep_on(&changes, seen, 1000000);
+    }
+    return __atomic_exchange_n(&left_over, 0, __ATOMIC_RELAXED);
+}
+
+
 RL_INVISIBLE void rl_jobs_begin_story(
     uint64_t story_seed, int story_policy, int64_t choice, int64_t alternative, int depth, int64_t horizon) {
+    STORE(&drained, drain_left_over());
     lock();
     seed = story_seed;
     policy = story_policy;
@@ -392,7 +418,11 @@ RL_INVISIBLE void rl_jobs_begin_story(
 }
 
 RL_INVISIBLE void rl_jobs_end_story(void) {
+    // Under the lock a choice is made under: none is counted after this returns, so the
+    // story's sizes and counts can be read.
+    lock();
     STORE(&in_story, 0);
+    unlock();
     wake(&changes);
 }
 
@@ -411,6 +441,7 @@ RL_INVISIBLE int64_t rl_jobs_ran(void) { return LOAD(&ran); }
 RL_INVISIBLE uint64_t rl_jobs_digest(void) { return LOAD(&digest); }
 RL_INVISIBLE int64_t rl_jobs_unsettled(void) { return LOAD(&unsettled); }
 RL_INVISIBLE int64_t rl_jobs_parked(void) { return LOAD(&parked); }
+RL_INVISIBLE int64_t rl_jobs_drained(void) { return LOAD(&drained); }
 
 #else
 int rl_jobs_install(void) { return -1; }
@@ -429,4 +460,5 @@ int64_t rl_jobs_ran(void) { return 0; }
 uint64_t rl_jobs_digest(void) { return 0; }
 int64_t rl_jobs_unsettled(void) { return 0; }
 int64_t rl_jobs_parked(void) { return 0; }
+int64_t rl_jobs_drained(void) { return 0; }
 #endif

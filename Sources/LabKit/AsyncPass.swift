@@ -51,6 +51,7 @@ struct AsyncPass: ScenarioPass {
         run.record("job choices", Double(rl_jobs_choices()))
         if rl_jobs_unsettled() > 0 { run.record("job choices made before quiet", Double(rl_jobs_unsettled())) }
         if rl_jobs_parked() > 0 { run.record("jobs that blocked", Double(rl_jobs_parked())) }
+        if rl_jobs_drained() > 0 { run.record("jobs left from the story before", Double(rl_jobs_drained())) }
         guard run.iteration == 1 else { return }
         let sizes = (0..<min(Int(rl_jobs_choices()), 256)).map { Int(rl_jobs_choice_size(Int64($0))) }
         orders += Self.plan(survey: sizes, jobs: Int(rl_jobs_ran()), iterations: iterations)
@@ -91,12 +92,14 @@ enum JobOrder: Equatable, CustomStringConvertible {
 }
 
 extension AsyncPass {
-    /// For code that runs as Swift tasks only (`LabInfo.runsTasks`). Not yet one of a grade's
-    /// passes: make run and racelab run show it beside the others.
+    /// For code that runs as Swift tasks only: the labs of tasks (`LabInfo.runsTasks`) and, in the
+    /// others, the fixes that use tasks (`LabVariant.runsTasks`: Swift 6 fixes). Not yet one of a
+    /// grade's passes: make run and racelab run show it beside the others.
     static let policy = PassPolicy(
         defaultIterations: 30, seedOffset: 1500, gradeRuns: 1, gradePoints: 0, isSystematic: false,
         isCalibrated: false, storyMode: .stress, startOrder: 1, shardedStartOrder: 1, showsBroken: false,
         howItTries: "Swift concurrency's jobs run one at a time, in orders chosen by seed",
-        helpText: "runs Swift concurrency's jobs one at a time, in orders chosen by seed (labs of tasks only)",
-        makePass: { AsyncPass(iterations: $0.iterations) }, appliesTo: { $0.runsTasks }, isGraded: false)
+        helpText: "runs Swift concurrency's jobs one at a time, in orders chosen by seed (code of tasks only)",
+        makePass: { AsyncPass(iterations: $0.iterations) },
+        appliesTo: { variant, lab in lab.runsTasks || variant.runsTasks }, isGraded: false)
 }

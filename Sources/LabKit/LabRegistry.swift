@@ -9,11 +9,14 @@ public struct Lab: Codable, Sendable, Equatable {
         /// The language mode its code is built in: a lab's Swift 6 fix (FixedSwift6*.swift) is
         /// in Swift 6 mode; everything else in Swift 5 mode.
         public let languageMode: LanguageMode
+        /// Its code runs as Swift tasks (`LabVariant.runsTasks`), whatever the lab's other code.
+        public let runsTasks: Bool
 
-        public init(kind: VariantKind, name: String, languageMode: LanguageMode = .swift5) {
+        public init(kind: VariantKind, name: String, languageMode: LanguageMode = .swift5, runsTasks: Bool = false) {
             self.kind = kind
             self.name = name
             self.languageMode = languageMode
+            self.runsTasks = runsTasks
         }
 
         public init(from decoder: any Decoder) throws {
@@ -21,6 +24,7 @@ public struct Lab: Codable, Sendable, Equatable {
             kind = try container.decode(VariantKind.self, forKey: .kind)
             name = try container.decode(String.self, forKey: .name)
             languageMode = try container.decodeIfPresent(LanguageMode.self, forKey: .languageMode) ?? .swift5
+            runsTasks = try container.decodeIfPresent(Bool.self, forKey: .runsTasks) ?? false
         }
     }
 

@@ -7,10 +7,17 @@ public struct LabVariant<Environment, Subject> {
     /// Unique within the lab: "broken", "fixed", "fixed-gcd", "exercise".
     public let name: String
     public let make: (Environment) -> Subject
+    /// Its code runs as Swift tasks on the global executor (a detached task, a task group, an
+    /// actor): the async pass is for it too, in a lab whose other code is threads.
+    public let runsTasks: Bool
 
-    public init(_ kind: VariantKind, name: String? = nil, make: @escaping (Environment) -> Subject) {
+    public init(
+        _ kind: VariantKind, name: String? = nil, runsTasks: Bool = false,
+        make: @escaping (Environment) -> Subject
+    ) {
         self.kind = kind
         self.name = name ?? kind.rawValue
+        self.runsTasks = runsTasks
         // Its queues are watched for operations Foundation forgets to start (OperationWakeups).
         self.make = { environment in
             let subject = make(environment)
@@ -57,8 +64,8 @@ public struct LabSolutions: @unchecked Sendable {
         precondition(swift6.allSatisfy { $0.kind == .fixed }, "\(scenario.info.id): a Swift 6 fix is a fixed variant")
         labID = scenario.info.id
         variants =
-            solutions.map { Lab.Variant(kind: $0.kind, name: $0.name) }
-            + swift6.map { Lab.Variant(kind: $0.kind, name: $0.name, languageMode: .swift6) }
+            solutions.map { Lab.Variant(kind: $0.kind, name: $0.name, runsTasks: $0.runsTasks) }
+            + swift6.map { Lab.Variant(kind: $0.kind, name: $0.name, languageMode: .swift6, runsTasks: $0.runsTasks) }
         players = PlayableLab.players(scenario, solutions + swift6)
     }
 }
@@ -76,7 +83,8 @@ public struct PlayableLab: @unchecked Sendable {
             scenario.variants.allSatisfy { $0.kind == .broken },
             "\(scenario.info.id): a scenario lists only its broken variants")
         let all = scenario.variants + [LabVariant(.exercise, make: exercise)]
-        lab = Lab(info: scenario.info, variants: all.map { Lab.Variant(kind: $0.kind, name: $0.name) })
+        lab = Lab(
+            info: scenario.info, variants: all.map { Lab.Variant(kind: $0.kind, name: $0.name, runsTasks: $0.runsTasks) })
         players = Self.players(scenario, all)
     }
 

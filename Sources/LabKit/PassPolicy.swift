@@ -37,8 +37,8 @@ public struct PassPolicy: Sendable {
     public let helpText: String
     /// The pass's behaviour in the child, for a plan of this mode (`ScenarioPlan.makePass`).
     let makePass: @Sendable (ScenarioPlan) -> any ScenarioPass
-    /// The labs the pass is for (`LabInfo`): every one, unless the pass says otherwise.
-    var appliesTo: @Sendable (LabInfo) -> Bool = { _ in true }
+    /// The variants the pass is for, in their lab: every one, unless the pass says otherwise.
+    var appliesTo: @Sendable (Lab.Variant, LabInfo) -> Bool = { _, _ in true }
     /// One of a grade's passes (`Grader.passes`).
     public var isGraded = true
 }

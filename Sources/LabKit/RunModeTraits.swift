@@ -17,8 +17,11 @@ extension RunMode {
     /// shards).
     public func startOrder(sharded: Bool) -> Int { sharded ? policy.shardedStartOrder : policy.startOrder }
 
-    /// Whether the pass is for `lab` (`PassPolicy.appliesTo`).
-    public func applies(to lab: LabInfo) -> Bool { policy.appliesTo(lab) }
+    /// Whether the pass is for `variant` of `lab` (`PassPolicy.appliesTo`).
+    public func applies(to variant: Lab.Variant, in lab: LabInfo) -> Bool { policy.appliesTo(variant, lab) }
+
+    /// Whether the pass is for any of `lab`'s variants.
+    public func applies(to lab: Lab) -> Bool { lab.variants.contains { applies(to: $0, in: lab.info) } }
 
     /// See `PassPolicy.howItTries`.
     public var howItTries: String { policy.howItTries }

@@ -47,10 +47,10 @@ public enum LabRunner {
     /// The modes a variant of `lab` is run in when none is asked for: broken variants are shown
     /// in the passes that demonstrate them (`PassPolicy.showsBroken`: the scripted demo); fixed
     /// variants and exercises must survive every pass that is for the lab.
-    public static func defaultModes(for kind: VariantKind, in lab: LabInfo) -> [RunMode] {
+    public static func defaultModes(for variant: Lab.Variant, in lab: LabInfo) -> [RunMode] {
         // Corpus fixes: as an exercise.
-        let modes = RunMode.allCases.filter { $0.applies(to: lab) }
-        return kind == .broken ? modes.filter(\.policy.showsBroken) : modes
+        let modes = RunMode.allCases.filter { $0.applies(to: variant, in: lab) }
+        return variant.kind == .broken ? modes.filter(\.policy.showsBroken) : modes
     }
 
     /// The rows of `racelab run`: `settings.runs` children per variant and mode, except explore

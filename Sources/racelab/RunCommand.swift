@@ -113,17 +113,29 @@ extension RaceLabCommandLine {
         var plan: [(Lab, Lab.Variant, RunMode)] = []
         var exerciseLabs: [Lab] = []
         for lab in labs {
-            if let mode, !mode.applies(to: lab.info) {
+            if let mode, !mode.applies(to: lab) {
                 // --all: the labs the pass is for; one lab it is not for: said before any work.
                 guard labs.count == 1 else { continue }
-                let those = try registry.labs.filter { mode.applies(to: $0.info) }.map(\.id)
+                let those = try registry.labs.filter { mode.applies(to: $0) }.map(\.id)
                 throw UsageError(
                     "the \(mode.rawValue) pass is not for \(lab.id); it is for \(those.joined(separator: ", "))")
             }
-            let chosen = try variants(selector, in: lab)
+            var chosen = try variants(selector, in: lab)
+            if let mode {
+                // A pass for some of the lab's variants only (the async pass, in a lab of threads):
+                // those of the chosen that it is for.
+                let those = chosen.filter { mode.applies(to: $0, in: lab.info) }
+                if those.isEmpty, labs.count == 1 {
+                    let named = lab.variants.filter { mode.applies(to: $0, in: lab.info) }.map(\.name)
+                    throw UsageError(
+                        "the \(mode.rawValue) pass is for \(lab.id)'s \(named.joined(separator: ", ")) only, not the variants asked for"
+                    )
+                }
+                chosen = those
+            }
             if chosen.contains(where: { $0.kind == .exercise }) { exerciseLabs.append(lab) }
             for variant in chosen {
-                for variantMode in mode.map({ [$0] }) ?? LabRunner.defaultModes(for: variant.kind, in: lab.info) {
+                for variantMode in mode.map({ [$0] }) ?? LabRunner.defaultModes(for: variant, in: lab.info) {
                     plan.append((lab, variant, variantMode))
                 }
             }

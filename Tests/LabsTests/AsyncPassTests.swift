@@ -38,9 +38,10 @@ final class AsyncPassTests: XCTestCase {
         XCTAssertTrue(others.contains { $0 != jobs(first) }, "other seeds, other orders: \(others)")
     }
 
-    /// The pass is for labs of tasks: `racelab run` gives their fixed variants an async row, a
-    /// thread lab none, and refuses `--mode async` for a thread lab before any work.
-    func testThePassIsForTheLabsOfTasksOnly() throws {
+    /// The pass is for code of tasks: `racelab run` gives the fixed variants of the labs of tasks
+    /// an async row, and in a lab of threads its fix that uses tasks (a Swift 6 fix); it refuses
+    /// `--mode async` before any work for a lab with none, and for variants it is not for.
+    func testThePassIsForCodeOfTasksOnly() throws {
         let tasksLabs = testLabs.labs.map(\.lab).filter(\.info.runsTasks).map(\.id).sorted()
         XCTAssertEqual(
             tasksLabs,
@@ -48,27 +49,49 @@ final class AsyncPassTests: XCTestCase {
                 "actor-reentrancy", "continuation-misuse", "cooperative-cancellation", "task-lifetime",
                 "unchecked-sendable"
             ])
-        let refused = try LabsTestSupport.runRacelab(["run", "list-adder", "--mode", "async"])
+        let taskFixes = testLabs.labs.map(\.lab).filter { !$0.info.runsTasks }.flatMap { lab in
+            lab.variants.filter(\.runsTasks).map { "\(lab.id) \($0.name)" }
+        }
+        XCTAssertEqual(
+            taskFixes.sorted(),
+            [
+                "cancellation fixed-task", "concurrent-perform fixed-task-group", "list-adder fixed-main-actor",
+                "mandelbrot fixed-task", "off-main-dealloc fixed-main-actor", "photo-pipeline fixed-task",
+                "property-strategies fixed-main-actor", "stale-results fixed-task-tag", "too-many-threads fixed-actor",
+                "ui-off-main fixed-main-actor"
+            ])
+        for lab in testLabs.labs.map(\.lab) where !lab.info.runsTasks {
+            for variant in lab.variants {
+                XCTAssertEqual(
+                    LabRunner.defaultModes(for: variant, in: lab.info).contains(.async),
+                    variant.runsTasks && variant.kind != .broken, "\(lab.id) \(variant.name)")
+            }
+        }
+        let refused = try LabsTestSupport.runRacelab(["run", "deadlock", "--mode", "async"])
         XCTAssertEqual(refused.status, 2, refused.stdout + refused.stderr)
         XCTAssertTrue(
-            refused.stderr.contains("the async pass is not for list-adder; it is for actor-reentrancy"), refused.stderr)
+            refused.stderr.contains("the async pass is not for deadlock; it is for list-adder, ui-off-main"), refused.stderr)
+        let notThatVariant = try LabsTestSupport.runRacelab(["run", "list-adder", "--mode", "async", "--variant", "broken"])
+        XCTAssertEqual(notThatVariant.status, 2, notThatVariant.stdout + notThatVariant.stderr)
+        XCTAssertTrue(
+            notThatVariant.stderr.contains("the async pass is for list-adder's fixed-main-actor only"),
+            notThatVariant.stderr)
     }
 
-    /// Every fix of every lab of tasks is clean when its jobs run in the pass's orders (the
-    /// survey, each single other choice, seeded priorities), and the broken variants are run
-    /// through it too: their verdicts are measured, not required here (the scripted pass is
-    /// what catches them every time).
-    func testEveryFixOfALabOfTasksIsCleanInEveryOrder() throws {
+    /// Every fix of every lab of tasks, and every fix of tasks in a lab of threads, is clean
+    /// when its jobs run in the pass's orders (the survey, each single other choice, seeded
+    /// priorities), and jobs did go through the scheduler: a fix said to run tasks does.
+    func testEveryFixOfTasksIsCleanInEveryOrder() throws {
         try XCTSkipUnless(MissingCheck.facilitiesHere, "the job scheduler needs the Linux facilities")
-        let labs = testLabs.labs.map(\.lab).filter(\.info.runsTasks)
+        let labs = testLabs.labs.map(\.lab)
         let rows = labs.flatMap { lab in
-            lab.variants.filter { $0.kind == .fixed }.map { variant in
+            lab.variants.filter { $0.kind == .fixed && RunMode.async.applies(to: $0, in: lab.info) }.map { variant in
                 LabRunner.Row(
                     lab: lab, variant: variant, mode: .async,
                     settings: RunSettings(executable: LabsTestSupport.child, runs: 2, seed: 4_049))
             }
         }
-        XCTAssertGreaterThanOrEqual(rows.count, 10)
+        XCTAssertGreaterThanOrEqual(rows.count, 20)
         let outcomes = LabRunner.run(rows, jobs: ChildPool.defaultJobs())
         let table = TableReporter(colour: false).render(outcomes)
         for outcome in outcomes {

@@ -18,16 +18,24 @@ final class PassPolicyTests: XCTestCase {
         XCTAssertEqual(Grader.passes, [.scripted, .explore, .stress], "the async pass is not graded yet")
         let tasks = LabInfo(
             id: "tasks", title: "", source: "", bug: "", invariants: [], expectedDetectors: [], runsTasks: true)
+        let fixed = Lab.Variant(kind: .fixed, name: "fixed")
+        let taskFix = Lab.Variant(kind: .fixed, name: "fixed-task", languageMode: .swift6, runsTasks: true)
         for info in [lab.info, tasks] {
-            for kind in VariantKind.allCases {
-                let modes = RunMode.allCases.filter { $0.applies(to: info) }
-                let expected = kind == .broken ? modes.filter(\.policy.showsBroken) : modes
-                XCTAssertEqual(LabRunner.defaultModes(for: kind, in: info), expected, "\(kind)")
+            for variant in VariantKind.allCases.map({ Lab.Variant(kind: $0, name: $0.rawValue) }) + [taskFix] {
+                let modes = RunMode.allCases.filter { $0.applies(to: variant, in: info) }
+                let expected = variant.kind == .broken ? modes.filter(\.policy.showsBroken) : modes
+                XCTAssertEqual(LabRunner.defaultModes(for: variant, in: info), expected, "\(variant)")
             }
-            XCTAssertEqual(LabRunner.defaultModes(for: .broken, in: info), [.scripted], "broken: the scripted demo")
+            XCTAssertEqual(
+                LabRunner.defaultModes(for: Lab.Variant(kind: .broken, name: "broken"), in: info), [.scripted],
+                "broken: the scripted demo")
         }
-        XCTAssertEqual(LabRunner.defaultModes(for: .fixed, in: lab.info), [.scripted, .explore, .stress])
-        XCTAssertEqual(LabRunner.defaultModes(for: .fixed, in: tasks), [.scripted, .explore, .stress, .async])
+        XCTAssertEqual(LabRunner.defaultModes(for: fixed, in: lab.info), [.scripted, .explore, .stress])
+        XCTAssertEqual(LabRunner.defaultModes(for: fixed, in: tasks), [.scripted, .explore, .stress, .async])
+        // In a lab of threads, the async pass is for a fix that runs tasks, and for no other variant.
+        XCTAssertEqual(LabRunner.defaultModes(for: taskFix, in: lab.info), [.scripted, .explore, .stress, .async])
+        XCTAssertFalse(RunMode.async.applies(to: lab))
+        XCTAssertTrue(RunMode.async.applies(to: Lab(info: lab.info, variants: lab.variants + [taskFix])))
         XCTAssertEqual(RunMode.choices, "scripted|explore|stress|async")
         XCTAssertEqual(StudentFeedback.passNames, "scripted, explore and stress")
     }

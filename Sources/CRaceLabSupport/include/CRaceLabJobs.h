@@ -23,10 +23,12 @@ int rl_jobs_install(void);
 /// two or more ready jobs, counted from 0, takes which other job; `depth` and `horizon`: PCT's
 /// change points, depth - 1 of them among the first `horizon` choices), seeded by `seed`.
 /// Choices wait until the story waits and the lab's threads are quiet: the ready jobs are then
-/// the same in every run of the same seed.
+/// the same in every run of the same seed. Jobs left from before (a task that outlived its
+/// story) run first, in the order they came, up to 100 ms: they are none of its choices.
 void rl_jobs_begin_story(uint64_t seed, int policy, int64_t choice, int64_t alternative, int depth, int64_t horizon);
 
-/// The story ended: jobs left run in the order they came, without waiting for quiet.
+/// The story ended: jobs left run in the order they came, without waiting for quiet. After it
+/// returns, no choice is counted: the story's figures below can be read.
 void rl_jobs_end_story(void);
 
 /// 1 while a story's jobs are chosen here (between rl_jobs_begin_story and rl_jobs_end_story).
@@ -45,5 +47,7 @@ int64_t rl_jobs_ran(void);
 uint64_t rl_jobs_digest(void);
 int64_t rl_jobs_unsettled(void);
 int64_t rl_jobs_parked(void);
+/// Jobs that ran between the story before and this one's start (left from before).
+int64_t rl_jobs_drained(void);
 
 #endif
