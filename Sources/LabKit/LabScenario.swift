@@ -84,7 +84,8 @@ public struct PlayableLab: @unchecked Sendable {
             "\(scenario.info.id): a scenario lists only its broken variants")
         let all = scenario.variants + [LabVariant(.exercise, make: exercise)]
         lab = Lab(
-            info: scenario.info, variants: all.map { Lab.Variant(kind: $0.kind, name: $0.name, runsTasks: $0.runsTasks) })
+            info: scenario.info,
+            variants: all.map { Lab.Variant(kind: $0.kind, name: $0.name, runsTasks: $0.runsTasks) })
         players = Self.players(scenario, all)
     }
 

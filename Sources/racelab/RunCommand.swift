@@ -101,6 +101,29 @@ extension RaceLabCommandLine {
         return report.outcomes.allSatisfy(\.met) ? 0 : 1
     }
 
+    /// The variants of `lab` to run: those `selector` names, and with `mode` those the pass is
+    /// for (the async pass, in a lab of threads: its fixes of tasks). nil: the pass is for none
+    /// of the lab's variants, skipped in --all; a lab asked for `alone` is refused instead,
+    /// before any work.
+    func planned(_ lab: Lab, selector: String?, mode: RunMode?, alone: Bool) throws(UsageError) -> [Lab.Variant]? {
+        if let mode, !mode.applies(to: lab) {
+            guard alone else { return nil }
+            let those = try registry.labs.filter { mode.applies(to: $0) }.map(\.id)
+            throw UsageError(
+                "the \(mode.rawValue) pass is not for \(lab.id); it is for \(those.joined(separator: ", "))")
+        }
+        let chosen = try variants(selector, in: lab)
+        guard let mode else { return chosen }
+        let those = chosen.filter { mode.applies(to: $0, in: lab.info) }
+        if those.isEmpty, alone {
+            let named = lab.variants.filter { mode.applies(to: $0, in: lab.info) }.map(\.name)
+            throw UsageError(
+                "the \(mode.rawValue) pass is for \(lab.id)'s \(named.joined(separator: ", ")) only, not the variants asked for"
+            )
+        }
+        return those
+    }
+
     /// Every option read and checked, in the order a bad one is reported.
     func runRequest(_ arguments: ParsedArguments) throws(UsageError) -> RunRequest {
         // Where the run writes, before anything is built or run.
@@ -113,25 +136,8 @@ extension RaceLabCommandLine {
         var plan: [(Lab, Lab.Variant, RunMode)] = []
         var exerciseLabs: [Lab] = []
         for lab in labs {
-            if let mode, !mode.applies(to: lab) {
-                // --all: the labs the pass is for; one lab it is not for: said before any work.
-                guard labs.count == 1 else { continue }
-                let those = try registry.labs.filter { mode.applies(to: $0) }.map(\.id)
-                throw UsageError(
-                    "the \(mode.rawValue) pass is not for \(lab.id); it is for \(those.joined(separator: ", "))")
-            }
-            var chosen = try variants(selector, in: lab)
-            if let mode {
-                // A pass for some of the lab's variants only (the async pass, in a lab of threads):
-                // those of the chosen that it is for.
-                let those = chosen.filter { mode.applies(to: $0, in: lab.info) }
-                if those.isEmpty, labs.count == 1 {
-                    let named = lab.variants.filter { mode.applies(to: $0, in: lab.info) }.map(\.name)
-                    throw UsageError(
-                        "the \(mode.rawValue) pass is for \(lab.id)'s \(named.joined(separator: ", ")) only, not the variants asked for"
-                    )
-                }
-                chosen = those
+            guard let chosen = try planned(lab, selector: selector, mode: mode, alone: labs.count == 1) else {
+                continue
             }
             if chosen.contains(where: { $0.kind == .exercise }) { exerciseLabs.append(lab) }
             for variant in chosen {

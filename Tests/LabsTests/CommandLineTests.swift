@@ -95,7 +95,9 @@ final class CommandLineTests: XCTestCase {
         let schedule = try LabsTestSupport.runRacelab(["stress", "--schedule", "fast", "--", program])
         XCTAssertEqual(schedule.status, 2)
         XCTAssertEqual(schedule.stderr, "racelab: --schedule takes pauses, priority or both, not 'fast'\n")
-        let plainSchedule = try LabsTestSupport.runRacelab(["stress", "--plain", "--schedule", "priority", "--", program])
+        let plainSchedule = try LabsTestSupport.runRacelab([
+            "stress", "--plain", "--schedule", "priority", "--", program
+        ])
         XCTAssertEqual(plainSchedule.status, 2)
         XCTAssertEqual(
             plainSchedule.stderr,

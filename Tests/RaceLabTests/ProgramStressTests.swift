@@ -190,7 +190,8 @@ final class ProgramStressTests: XCTestCase {
         priorityRun.steps = 140
         XCTAssertEqual(
             stress.replay(of: priorityRun),
-            "racelab stress --seed 102 --schedule priority --steps 140 --ignore report --timeout 2.5 --runs 1 -- '/tmp/my tool' --n 'it'\\''s'")
+            "racelab stress --seed 102 --schedule priority --steps 140 --ignore report --timeout 2.5 --runs 1 -- '/tmp/my tool' --n 'it'\\''s'"
+        )
         // Runs take the schedules in turn, the first run the first.
         XCTAssertEqual((1...3).map { stress.schedule(ofRun: $0) }, [.pauses, .priority, .pauses])
         stress.preempts = false
@@ -229,10 +230,12 @@ final class ProgramStressTests: XCTestCase {
                 "| program | bug shows: racelab stress | bug shows: pauses only | bug shows: priority only | bug shows: plain runs | TSan report: racelab stress | TSan report: plain runs |"
             ), table)
         XCTAssertTrue(
-            table.contains("| CS.stack | 2/2 (2, 6) | 1/2 (–, 9) | 2/2 (1, 1) | 1/2 (–, 40 hang) | 0/2 (–, –) | 0/2 (–, –) |"),
+            table.contains(
+                "| CS.stack | 2/2 (2, 6) | 1/2 (–, 9) | 2/2 (1, 1) | 1/2 (–, 40 hang) | 0/2 (–, –) | 0/2 (–, –) |"),
             table)
         XCTAssertTrue(
-            table.contains("| **found in every series** | **1 of 1** | **0 of 1** | **1 of 1** | **0 of 1** | **0 of 1** |"),
+            table.contains(
+                "| **found in every series** | **1 of 1** | **0 of 1** | **1 of 1** | **0 of 1** | **0 of 1** |"),
             table)
     }
 
