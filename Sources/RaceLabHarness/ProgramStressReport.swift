@@ -31,7 +31,7 @@ public struct ProgramStressReport: Sendable {
         lines += ["", "Replay: \(stress.replay(of: run, programName: programName))"]
         if run.seed != nil {
             lines.append(
-                "(The seed repeats RaceLab's pauses, not the system's own scheduling: a replay shows the same problem often, not always.)"
+                "(The seed repeats RaceLab's choices (its pauses or its priorities), not the system's own scheduling: a replay shows the same problem often, not always.)"
             )
         }
         return lines.joined(separator: "\n")
