@@ -108,18 +108,25 @@ RL_QUIET static void pause_for(int64_t us) {
     syscall(SYS_nanosleep, &time, NULL);
 }
 
+// One step of the priority schedule for this thread, if it is one the schedule orders: not
+// re-entered from a signal handler, and errno as the caller left it (the schedule's system
+// calls set it).
+RL_QUIET static void schedule_step(void (*step)(uint64_t)) {
+    if (!numbered) number_unknown_thread();
+    if (scheduled_as < 0 || in_schedule) return;
+    int saved = errno;
+    in_schedule = 1;
+    step((uint64_t)scheduled_as);
+    in_schedule = 0;
+    errno = saved;
+}
+
 // A synchronisation point: wait for this thread's turn (the priority schedule), or maybe pause.
 RL_QUIET static void point(void) {
     if (!active) return;
     __atomic_add_fetch(&points_seen, 1, __ATOMIC_RELAXED);
     if (scheduling) {
-        if (!numbered) number_unknown_thread();
-        if (scheduled_as < 0 || in_schedule) return;
-        int saved = errno;  // the schedule's system calls must not change what the caller reads
-        in_schedule = 1;
-        rl_schedule_point((uint64_t)scheduled_as);
-        in_schedule = 0;
-        errno = saved;
+        schedule_step(rl_schedule_point);
         return;
     }
     uint64_t choice = draw();  // numbers the thread first, if it is not yet
@@ -139,14 +146,7 @@ RL_QUIET static void point(void) {
 // The thread may block in the call it is about to make: in the priority schedule, another runs
 // meanwhile (its next point waits for the turn again).
 RL_QUIET static void may_block(void) {
-    if (!active || !scheduling) return;
-    if (!numbered) number_unknown_thread();
-    if (scheduled_as < 0 || in_schedule) return;
-    int saved = errno;
-    in_schedule = 1;
-    rl_schedule_leave((uint64_t)scheduled_as);
-    in_schedule = 0;
-    errno = saved;
+    if (active && scheduling) schedule_step(rl_schedule_leave);
 }
 
 #define NEXT(name) next_##name

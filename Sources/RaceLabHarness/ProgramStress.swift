@@ -71,7 +71,7 @@ public struct ProgramStress: Sendable {
         for index in 1...max(1, self.runs) {
             let runSeed = seed &+ UInt64(index - 1)
             let (run, output) = runOnce(index: index, seed: runSeed, counted: counted)
-            if let points = run.points, points > 0 { counted = min(points, StressSchedule.maxSteps) }
+            counted = Self.counted(after: run) ?? counted
             runs.append(run)
             onRun(run, run.finding(ignoring: ignored))
             if run.finding(ignoring: ignored) != nil, firstFindingOutput == nil {
@@ -82,6 +82,12 @@ public struct ProgramStress: Sendable {
         return Result(
             runs: runs, ignored: ignored.sorted(), firstFindingOutput: firstFindingOutput,
             seconds: Date().timeIntervalSince(started))
+    }
+
+    /// The points a run counted, as the next priority run's steps (at most what the schedule
+    /// orders); nil if it counted none.
+    static func counted(after run: ProgramRun) -> Int? {
+        run.points.flatMap { $0 > 0 ? min($0, StressSchedule.maxSteps) : nil }
     }
 
     /// The schedule of run `index` (1-based).

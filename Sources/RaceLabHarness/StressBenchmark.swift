@@ -136,7 +136,7 @@ public struct StressBenchmark: Sendable {
         var counted: Int?
         for index in 1...runs {
             let (run, _) = stress.runOnce(index: index, seed: seed &+ UInt64(index - 1), counted: counted)
-            if let points = run.points, points > 0 { counted = min(points, StressSchedule.maxSteps) }
+            counted = ProgramStress.counted(after: run) ?? counted
             if bug == nil, let finding = run.finding(ignoring: ["report", "exit"]) { bug = (index, finding.category) }
             if report == nil, !run.reportKinds.isEmpty { report = index }
             if bug != nil, report != nil { break }
