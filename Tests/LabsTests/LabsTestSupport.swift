@@ -26,6 +26,17 @@ extension LabRunner {
     }
 }
 
+extension RunVerdict {
+    /// What a test prints when a run did not go as it expected: everything the run says of itself,
+    /// so that a failure seen once (on a loaded machine) explains itself without a rerun.
+    var testDescription: String {
+        let caught = detections.map { "\($0.detector): \($0.summary)" }
+        return "detections \(caught), failures \(failures.map(\.message)), notes \(notes), "
+            + "harness error \(harnessError ?? "none"), interference \(interference ?? "none"), "
+            + "\(iterationsRun) of \(iterationsRequested) iterations in \(elapsedSeconds) s; replay: \(reproduce)"
+    }
+}
+
 enum LabsTestSupport {
     /// The build folder the test bundle sits in: on Linux the test program is that folder's
     /// main bundle; under Xcode's or macOS's `xctest` the main bundle is the runner, and the

@@ -19,9 +19,9 @@ final class MandelbrotTests: XCTestCase {
         let outcome = LabRunner.run(
             lab, variant: try XCTUnwrap(lab.variant(named: "broken")), mode: .scripted, settings: settings)
         let run = try XCTUnwrap(outcome.runs.first)
-        XCTAssertTrue(run.fired(.tsan), "the render thread writes the bitmap draw() reads")
-        XCTAssertTrue(run.fired(.invariant))
-        XCTAssertTrue(run.failures.contains { $0.message.contains("torn") }, "\(run.failures.map(\.message))")
+        XCTAssertTrue(run.fired(.tsan), "the render thread writes the bitmap draw() reads: \(run.testDescription)")
+        XCTAssertTrue(run.fired(.invariant), run.testDescription)
+        XCTAssertTrue(run.failures.contains { $0.message.contains("torn") }, run.testDescription)
         let labLines = run.reports.flatMap { $0.frames(under: lab.info.folder.path) }.compactMap(\.shortLocation)
         XCTAssertTrue(
             labLines.contains { $0.hasPrefix("Broken.swift") }, "the race is tied to the lab's source: \(labLines)")
