@@ -36,6 +36,7 @@
 #include "Invisible.h"
 #include "OwnTime.h"
 #include "Preemption.h"
+#include "PriorityOrder.h"
 #include "SpentTime.h"
 #include "ThreadFacts.h"
 #include "ThreadTable.h"
@@ -43,6 +44,7 @@
 // Layer 2 (holds, preemption and queue kinds): calls only lower layers (CLayersTests).
 
 enum { RL_RECENT_THREADS = 32, RL_IDLE_POLL_MAX_US = 250, RL_DOZE_AFTER_US = 5000, RL_DOZE_MAX_US = 5000 };
+_Static_assert(RL_RECENT_THREADS == RL_PRIORITY_ORDER_SLOTS, "the priority order keeps one priority per ring slot");
 // CPU a thread may use after the handler returns to get back into the call it was blocked in.
 static int64_t handler_return_ns = 50000;
 
@@ -245,7 +247,44 @@ RL_INVISIBLE static int hold_now(void) {
     return 1;
 }
 
-// The handler: the thread sleeps where the signal found it (or is held there, when asked).
+// Priority order (PriorityOrder.c): the handler of a thread that is not first waits while the
+// first one runs. It looks every 100 us; it goes on once it is first, or the first one used
+// under a quarter of a look's CPU two looks running (it waits: a lock this thread holds, a
+// condition, the main thread), or is gone, or 3 ms passed (the sender signals it again if it is
+// still not first).
+enum { RL_TURN_LOOK_US = 100, RL_TURN_WAIT_MAX_US = 3000 };
+
+RL_INVISIBLE static void wait_for_turn(int64_t self) {
+    int64_t first = rl_priority_order_first();
+    if (first == 0 || first == self || (LOAD(&hold_state) == RL_HOLD_HOLDING && LOAD(&hold_target) == first)) return;
+    rl_priority_order_waiting(1);
+    int64_t began = now_ns();
+    int64_t first_cpu = rl_thread_cpu_ns(first);
+    int idle_looks = 0;
+    while (first_cpu >= 0 && LOAD(&preempting) && rl_priority_order_on()
+           && now_ns() - began < RL_TURN_WAIT_MAX_US * 1000) {
+        raw_sleep_us(RL_TURN_LOOK_US);
+        int64_t now_first = rl_priority_order_first();
+        if (now_first == self || now_first == 0) break;
+        if (LOAD(&hold_state) == RL_HOLD_HOLDING && LOAD(&hold_target) == now_first) break;  // held: not running
+        if (now_first != first) {
+            first = now_first;
+            first_cpu = rl_thread_cpu_ns(first);
+            idle_looks = 0;
+            continue;
+        }
+        int64_t cpu = rl_thread_cpu_ns(first);
+        if (cpu < 0) break;
+        idle_looks = cpu - first_cpu < RL_TURN_LOOK_US * 250 ? idle_looks + 1 : 0;
+        if (idle_looks >= 2) break;
+        first_cpu = cpu;
+    }
+    rl_priority_order_waiting(-1);
+    rl_spent_add(RL_SPENT_PREEMPTION_SLEEPS, now_ns() - began);
+}
+
+// The handler: the thread sleeps where the signal found it, or waits for its turn (priority
+// order), or is held there (when asked).
 RL_INVISIBLE static void on_preempt(int number) {
     (void)number;
     int saved = errno;
@@ -254,13 +293,15 @@ RL_INVISIBLE static void on_preempt(int number) {
         errno = saved;
         return;
     }
+    int64_t self = rl_current_thread_id();
     int64_t max_us = LOAD(&sleep_max_us);
-    if (max_us > 0) {
+    if (rl_priority_order_on()) {
+        wait_for_turn(self);
+    } else if (max_us > 0) {
         int64_t began = now_ns();
         raw_sleep_us(1 + (int64_t)(draw() % (uint64_t)max_us));
         rl_spent_add(RL_SPENT_PREEMPTION_SLEEPS, now_ns() - began);
     }
-    int64_t self = rl_current_thread_id();
     for (int i = 0; i < RL_RECENT_THREADS; i++) {
         if (LOAD(&recent_threads[i]) != self) continue;
         STORE(&handled_cpu_ns[i], rl_thread_cpu_ns(self));
@@ -270,8 +311,10 @@ RL_INVISIBLE static void on_preempt(int number) {
 }
 
 /// The threads of the ring that ran since the sender's last look (`seen_*`: what it saw in each
-/// slot then), into `running`, each with whether it may have gone back to wait; how many.
-RL_INVISIBLE static int threads_that_ran(int64_t *seen_tid, int64_t *seen_ns, int64_t *running, int *maybe_asleep) {
+/// slot then), into `running` (their slots into `slots`), each with whether it may have gone
+/// back to wait; how many.
+RL_INVISIBLE static int threads_that_ran(int64_t *seen_tid, int64_t *seen_ns, int64_t *running, int *slots,
+                                         int *maybe_asleep) {
     // Only a thread that ran since the last look is worth stopping: a blocked one is at no
     // point in its code, and waking it costs two cores dearly. Per entry of `maybe_asleep`: 1 if
     // it ran less than half the time since our handler returned on it. It may have gone back to
@@ -293,6 +336,7 @@ RL_INVISIBLE static int threads_that_ran(int64_t *seen_tid, int64_t *seen_ns, in
         if (seen_tid[i] == tid && ns > seen_ns[i] && ns > floor) {
             int64_t handled_at = LOAD(&handled_at_ns[i]);
             maybe_asleep[count] = handled_at != 0 && (ns - LOAD(&handled_cpu_ns[i])) * 2 < now - handled_at;
+            slots[count] = i;
             running[count++] = tid;
         }
         seen_tid[i] = tid;
@@ -325,6 +369,21 @@ RL_INVISIBLE static int signal_one(pid_t pid, int64_t *running, int *maybe_aslee
     return 0;
 }
 
+/// Priority order: signals every thread that ran but the first (`first`), each to wait for its
+/// turn; how many were. One that may have gone back to wait is left alone if it is asleep.
+RL_INVISIBLE static int signal_all_but(pid_t pid, int64_t first, const int64_t *running, const int *maybe_asleep,
+                                       int count) {
+    int sent = 0;
+    for (int i = 0; i < count; i++) {
+        int64_t tid = running[i];
+        if (tid == first || (maybe_asleep[i] && rl_task_state_letter(tid) == 'S')) continue;
+        if (syscall(SYS_tgkill, pid, (pid_t)tid, SIGURG) != 0) continue;
+        __atomic_add_fetch(&signals_sent, 1, __ATOMIC_RELAXED);
+        sent++;
+    }
+    return sent;
+}
+
 /// Nothing has run for longer than the longest hold at a checkpoint (between iterations,
 /// mostly): waking 4000 times a second would cost a stress child a fifth of its CPU. Dozes until
 /// a checkpoint is hit (rl_preemption_wake) or a while passed; `*quiet_us` back to 0 if woken.
@@ -348,9 +407,27 @@ RL_INVISIBLE static void *send_signals(void *unused) {
     int64_t seen_tid[RL_RECENT_THREADS] = {0}, seen_ns[RL_RECENT_THREADS] = {0};
     while (LOAD(&preempting)) {
         int64_t running[RL_RECENT_THREADS];
+        int slots[RL_RECENT_THREADS];
         int maybe_asleep[RL_RECENT_THREADS];
-        int count = threads_that_ran(seen_tid, seen_ns, running, maybe_asleep);
-        int sent = signal_one(pid, running, maybe_asleep, &count);
+        int count = threads_that_ran(seen_tid, seen_ns, running, slots, maybe_asleep);
+        int sent;
+        if (rl_priority_order_on()) {
+            // A held thread is not in the running: it waits for the story, and what it does
+            // meanwhile (looking at its asker) is not the lab's work.
+            int64_t held = LOAD(&hold_state) == RL_HOLD_HOLDING ? LOAD(&hold_target) : 0;
+            for (int i = 0; i < count; i++) {
+                if (running[i] != held) continue;
+                count--;
+                running[i] = running[count];
+                slots[i] = slots[count];
+                maybe_asleep[i] = maybe_asleep[count];
+                break;
+            }
+            int64_t first = rl_priority_order_choose(slots, running, count, now_ns());
+            sent = signal_all_but(pid, first, running, maybe_asleep, count);
+        } else {
+            sent = signal_one(pid, running, maybe_asleep, &count);
+        }
         int64_t max_us = LOAD(&interval_max_us);
         if (max_us < 1) max_us = 1;
         quiet_us = count > 0 ? 0 : quiet_us + idle_us;

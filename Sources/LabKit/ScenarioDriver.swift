@@ -41,6 +41,9 @@ public struct ScenarioPlan: Codable, Sendable, Equatable {
     public var shard: ExplorationShard?
     /// The mode's story with nothing armed (`PlainPass`): what a plain test would see.
     public var plain: Bool?
+    /// Stress mode: every story ordered this way (`racelab run --schedule`); nil: the stories
+    /// take turns, pauses first (`StressPass`).
+    public var schedule: StressSchedule?
 
     public init(
         lab: String, variant: String, mode: RunMode, iterations: Int, seed: UInt64, stopAtFirstDetection: Bool = true,

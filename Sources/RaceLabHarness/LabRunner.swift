@@ -28,6 +28,8 @@ public struct RunSettings: Sendable {
     public var exploreShards = 0
     /// The story with nothing of RaceLab's armed (`racelab run --plain`; `PlainPass`).
     public var plain = false
+    /// Stress: every story preempted this way (`racelab run --schedule`); nil: in turn.
+    public var schedule: StressSchedule?
 
     public init(
         executable: URL, iterations: Int? = nil, runs: Int = 1, seed: UInt64, stallTimeout: Double? = nil,
@@ -129,6 +131,7 @@ public enum LabRunner {
                 point: item.mode.isSystematic ? item.settings.point : nil)
             if tasks.shards(row) > 1 { plan.shard = ExplorationShard(index: shard, count: tasks.shards(row)) }
             if item.settings.plain { plan.plain = true }
+            if item.mode == .stress { plan.schedule = item.settings.schedule }
             var stopWhen: (@Sendable () -> Bool)?
             var beforeJudging: (@Sendable () -> Void)?
             if let group, !first {
@@ -265,12 +268,14 @@ public enum LabRunner {
             "--iterations", String(plan.iterations), "--seed", String(plan.seed)
         ] + (plan.point.map { ["--point", $0.description] } ?? [])
             + (plan.shard.map { ["--shard", $0.description] } ?? []) + (plan.plain == true ? ["--plain"] : [])
+            + (plan.schedule.map { ["--schedule", $0.rawValue] } ?? [])
     }
 
     /// The command a learner types to see this exact run again.
     public static func reproduceCommand(_ plan: ScenarioPlan, program: String = "racelab") -> String {
         "\(program) run \(plan.lab) --variant \(plan.variant) --mode \(plan.mode.rawValue) --iterations \(plan.iterations) --seed \(plan.seed)"
             + (plan.point.map { " --point \($0)" } ?? "") + (plan.plain == true ? " --plain" : "")
+            + (plan.schedule.map { " --schedule \($0.rawValue)" } ?? "")
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LabKit
 import TSanReports
 
 /// One run of a user's program under `racelab stress`: how it ended, what ThreadSanitizer said,

@@ -1,4 +1,5 @@
 import Foundation
+import LabKit
 
 /// `racelab stress`: a user's program built with ThreadSanitizer, run again and again with
 /// RaceLab's preemption loaded into it (or plain, to compare), each run classified, until one

@@ -1,4 +1,5 @@
 import Foundation
+import LabKit
 
 /// `racelab bench stress LIST`: how soon `racelab stress` shows each program's bug, each of its
 /// schedules alone, and the same number of plain runs. A list names small buggy programs built with ThreadSanitizer (a

@@ -1,13 +1,7 @@
-/// How `racelab stress` acts at a program's synchronisation points (StressPreload.c).
-public enum StressSchedule: String, Codable, Sendable, CaseIterable {
-    /// Every thread its own seeded pace of short random pauses: one thread slow while another
-    /// runs through.
-    case pauses
-    /// One thread at a time, the waiting one of highest priority; priorities, and a few points
-    /// where the running thread's priority drops below all others, chosen by the seed (PCT).
-    /// Finds bugs that need two or more preemptions in a given order.
-    case priority
+import LabKit
 
+/// What `racelab stress` and `racelab run --schedule` make of a schedule (LabKit).
+extension StressSchedule {
     /// `--schedule` of `racelab stress`: one of them, or both (runs take turns, pauses first).
     public static func parse(_ text: String) throws(UsageError) -> [StressSchedule] {
         if text == "both" { return [.pauses, .priority] }

@@ -39,6 +39,10 @@ enum RunCommand {
     static let plain = Flag(
         "plain",
         "the stress story with nothing of RaceLab's armed (no delays, preemption or job order): what a plain test sees")
+    static let schedule = Option(
+        "schedule", "WAY",
+        "stress: how its stories preempt the lab's threads: pauses (a random running thread stopped a random moment), priority (one thread at a time by seeded priorities that change at a few points) or both, in turn (default)",
+        parse: StressSchedule.parse)
     static let profile = Flag(
         "profile",
         "after the table, where the time went: one row per lab, variant and mode, the slowest first "
@@ -49,7 +53,8 @@ enum RunCommand {
         name: "run", arguments: "[<lab>]", positionals: 0...1,
         summary: "run one lab (its broken and fixed variants by default), or every lab as one table",
         options: [
-            all, variant, mode, point, iterations, runs, seed, timeout, jobs, logs, trace, html, profile, json, plain
+            all, variant, mode, point, iterations, runs, seed, timeout, jobs, logs, trace, html, profile, json, plain,
+            schedule
         ],
         details: """
             --profile: seconds added up over each row's child processes. WALL their elapsed time; CPU their
@@ -161,6 +166,13 @@ extension RaceLabCommandLine {
                 throw UsageError("--plain plays the stress story unarmed: give it with --mode stress or --mode async")
             }
             settings.plain = true
+        }
+        if let ways = try arguments[RunCommand.schedule] {
+            guard mode == .stress, !settings.plain else {
+                throw UsageError(
+                    "--schedule orders the stress pass's preemption: give it with --mode stress (not --plain)")
+            }
+            settings.schedule = ways.count == 1 ? ways[0] : nil
         }
         try requireTSan()
         settings.jobs = try jobs(arguments)

@@ -1,4 +1,5 @@
 import Foundation
+import LabKit
 import RaceLabHarness
 
 /// `racelab stress`'s declaration: its options, each read by its symbol.

@@ -46,6 +46,19 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(variant.stderr.contains("valid: broken, fixed, exercise,"), variant.stderr)
         let mode = try LabsTestSupport.runRacelab(["run", "list-adder", "--mode", "fast"])
         XCTAssertEqual(mode.status, 2)
+        // --schedule: the stress pass's, one of its ways or both.
+        let notStress = try LabsTestSupport.runRacelab(["run", "list-adder", "--schedule", "priority"])
+        XCTAssertEqual(notStress.status, 2)
+        XCTAssertEqual(
+            notStress.stderr,
+            "racelab: --schedule orders the stress pass's preemption: give it with --mode stress (not --plain)\n")
+        let way = try LabsTestSupport.runRacelab(["run", "list-adder", "--mode", "stress", "--schedule", "fast"])
+        XCTAssertEqual(way.status, 2)
+        XCTAssertEqual(way.stderr, "racelab: --schedule takes pauses, priority or both, not 'fast'\n")
+        let plain = try LabsTestSupport.runRacelab([
+            "run", "list-adder", "--mode", "stress", "--plain", "--schedule", "pauses"
+        ])
+        XCTAssertEqual(plain.status, 2)
         let command = try LabsTestSupport.runRacelab(["frobnicate"])
         XCTAssertEqual(command.status, 2)
         XCTAssertEqual(

@@ -1,5 +1,6 @@
 import CompilerCheck
 import Foundation
+import LabKit
 import RaceLabHarness
 import XCTest
 

@@ -14,6 +14,18 @@
 int rl_preemption_start(uint64_t seed, int64_t interval_us, int64_t sleep_us);
 void rl_preemption_stop(void);
 
+/// Priority order (PCT-style) for one stress story (PriorityOrder.c), instead of random
+/// preemption: each lab thread a seeded priority; the sender lets the highest running one go on
+/// and signals the others, which wait in the handler while it runs (it blocks, or 3 ms pass);
+/// 1 to 3 change points, drawn by `seed` among the first `horizon` looks with threads competing,
+/// drop the first one below all, as does keeping the others waiting 20 ms. Seed 0: off (random
+/// preemption again). Rounds: the looks with threads competing since it began (the next
+/// story's horizon); changes: the demotions made.
+void rl_priority_order_begin(uint64_t seed, int64_t horizon);
+int rl_priority_order_on(void);
+int64_t rl_priority_order_rounds(void);
+int64_t rl_priority_order_changes(void);
+
 /// CPU a signalled thread may use getting back into the call it was blocked in before it counts
 /// as running again (default 50 us). Tests set 0: what a loaded machine can cost.
 void rl_preemption_set_return_allowance_ns(int64_t ns);
