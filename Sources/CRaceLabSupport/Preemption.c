@@ -58,6 +58,8 @@ static int64_t handled_cpu_ns[RL_RECENT_THREADS];
 // Per ring slot, when the handler last returned there (monotonic; 0: never).
 static int64_t handled_at_ns[RL_RECENT_THREADS];
 static int64_t recent_next;
+// Per ring slot, 1 while its thread waits for its turn in the handler (priority order).
+static int turn_waiting[RL_RECENT_THREADS];
 
 static int64_t signals_sent, signals_handled;
 #if RL_LINUX_FACILITIES
@@ -93,6 +95,7 @@ RL_INVISIBLE void rl_preemption_note_thread(int64_t tid) {
     int64_t slot = __atomic_fetch_add(&recent_next, 1, __ATOMIC_RELAXED) % RL_RECENT_THREADS;
     STORE(&handled_cpu_ns[slot], 0);
     STORE(&handled_at_ns[slot], 0);
+    STORE(&turn_waiting[slot], 0);
     STORE(&recent_threads[slot], tid);
 }
 
@@ -257,6 +260,11 @@ enum { RL_TURN_LOOK_US = 100, RL_TURN_WAIT_MAX_US = 3000 };
 RL_INVISIBLE static void wait_for_turn(int64_t self) {
     int64_t first = rl_priority_order_first();
     if (first == 0 || first == self || (LOAD(&hold_state) == RL_HOLD_HOLDING && LOAD(&hold_target) == first)) return;
+    int slot = -1;
+    for (int i = 0; i < RL_RECENT_THREADS && slot < 0; i++) {
+        if (LOAD(&recent_threads[i]) == self) slot = i;
+    }
+    if (slot >= 0) STORE(&turn_waiting[slot], 1);
     rl_priority_order_waiting(1);
     int64_t began = now_ns();
     int64_t first_cpu = rl_thread_cpu_ns(first);
@@ -280,6 +288,7 @@ RL_INVISIBLE static void wait_for_turn(int64_t self) {
         first_cpu = cpu;
     }
     rl_priority_order_waiting(-1);
+    if (slot >= 0) STORE(&turn_waiting[slot], 0);
     rl_spent_add(RL_SPENT_PREEMPTION_SLEEPS, now_ns() - began);
 }
 
@@ -369,15 +378,41 @@ RL_INVISIBLE static int signal_one(pid_t pid, int64_t *running, int *maybe_aslee
     return 0;
 }
 
-/// Priority order: signals every thread that ran but the first (`first`), each to wait for its
-/// turn; how many were. One that may have gone back to wait is left alone if it is asleep.
-RL_INVISIBLE static int signal_all_but(pid_t pid, int64_t first, const int64_t *running, const int *maybe_asleep,
-                                       int count) {
-    int sent = 0;
+/// Priority order: of the threads that ran and those waiting for their turn, the first one
+/// (PriorityOrder.c) goes on, and every other one that ran is signalled, to wait for its turn;
+/// how many were. A thread a hold is asked for, or holds, is out of the order: a signal to it
+/// is the hold's (each counts one of its points), and a held one waits for the story. One
+/// waiting already is not signalled again, nor one that may have gone back to wait and sleeps.
+RL_INVISIBLE static int signal_by_priority(pid_t pid, const int64_t *running, const int *slots,
+                                           const int *maybe_asleep, int count) {
+    int64_t hold_tid = LOAD(&hold_state) != RL_HOLD_IDLE ? LOAD(&hold_target) : 0;
+    int64_t candidates[RL_RECENT_THREADS];
+    int candidate_slots[RL_RECENT_THREADS];
+    int ran[RL_RECENT_THREADS];  // per candidate: index into `running`, or -1 (waiting)
+    int listed[RL_RECENT_THREADS] = {0};
+    int n = 0;
     for (int i = 0; i < count; i++) {
-        int64_t tid = running[i];
-        if (tid == first || (maybe_asleep[i] && rl_task_state_letter(tid) == 'S')) continue;
-        if (syscall(SYS_tgkill, pid, (pid_t)tid, SIGURG) != 0) continue;
+        if (running[i] == hold_tid) continue;
+        int waits = LOAD(&turn_waiting[slots[i]]);
+        candidates[n] = running[i];
+        candidate_slots[n] = slots[i];
+        ran[n++] = waits ? -1 : i;
+        listed[slots[i]] = 1;
+    }
+    for (int slot = 0; slot < RL_RECENT_THREADS; slot++) {
+        int64_t tid = LOAD(&recent_threads[slot]);
+        if (listed[slot] || tid == 0 || tid == hold_tid || !LOAD(&turn_waiting[slot])) continue;
+        candidates[n] = tid;
+        candidate_slots[n] = slot;
+        ran[n++] = -1;
+    }
+    int64_t first = rl_priority_order_choose(candidate_slots, candidates, n, now_ns());
+    int sent = 0;
+    for (int c = 0; c < n; c++) {
+        int i = ran[c];
+        if (i < 0 || candidates[c] == first) continue;
+        if (maybe_asleep[i] && rl_task_state_letter(candidates[c]) == 'S') continue;
+        if (syscall(SYS_tgkill, pid, (pid_t)candidates[c], SIGURG) != 0) continue;
         __atomic_add_fetch(&signals_sent, 1, __ATOMIC_RELAXED);
         sent++;
     }
@@ -410,24 +445,8 @@ RL_INVISIBLE static void *send_signals(void *unused) {
         int slots[RL_RECENT_THREADS];
         int maybe_asleep[RL_RECENT_THREADS];
         int count = threads_that_ran(seen_tid, seen_ns, running, slots, maybe_asleep);
-        int sent;
-        if (rl_priority_order_on()) {
-            // A held thread is not in the running: it waits for the story, and what it does
-            // meanwhile (looking at its asker) is not the lab's work.
-            int64_t held = LOAD(&hold_state) == RL_HOLD_HOLDING ? LOAD(&hold_target) : 0;
-            for (int i = 0; i < count; i++) {
-                if (running[i] != held) continue;
-                count--;
-                running[i] = running[count];
-                slots[i] = slots[count];
-                maybe_asleep[i] = maybe_asleep[count];
-                break;
-            }
-            int64_t first = rl_priority_order_choose(slots, running, count, now_ns());
-            sent = signal_all_but(pid, first, running, maybe_asleep, count);
-        } else {
-            sent = signal_one(pid, running, maybe_asleep, &count);
-        }
+        int sent = rl_priority_order_on() ? signal_by_priority(pid, running, slots, maybe_asleep, count)
+                                          : signal_one(pid, running, maybe_asleep, &count);
         int64_t max_us = LOAD(&interval_max_us);
         if (max_us < 1) max_us = 1;
         quiet_us = count > 0 ? 0 : quiet_us + idle_us;
@@ -477,6 +496,7 @@ RL_INVISIBLE int rl_preemption_start(uint64_t seed, int64_t interval_us, int64_t
 RL_INVISIBLE void rl_preemption_stop(void) {
 #if RL_LINUX_FACILITIES
     if (!LOAD(&sender_running)) return;
+    rl_priority_order_begin(0, 1);
     STORE(&preempting, 0);
     rl_preemption_wake();
     pthread_join(sender, NULL);

@@ -12,8 +12,10 @@
 // all. Bookkeeping only: Preemption.c's sender asks it whom to let run and signals the others,
 // whose handler waits while the first one runs.
 //
-// Only the sender writes; the handler reads `first_tid` and counts itself waiting. Relaxed
-// atomics throughout (Invisible.h): nothing here orders the lab's threads for TSan.
+// The sender chooses; the main thread begins and ends a story's order (between stories, while
+// the sender may still be looking: a look across the boundary may mix the two, which changes
+// only which thread goes first once); the handler reads `first_tid` and counts itself waiting.
+// Relaxed atomics throughout (Invisible.h): nothing here orders the lab's threads for TSan.
 
 // Layer 0 (thread facts and stand-alone facilities): calls only lower layers (CLayersTests).
 
@@ -51,8 +53,16 @@ RL_INVISIBLE void rl_priority_order_begin(uint64_t seed, int64_t horizon) {
     STORE(&first_tid, 0);
     STORE(&first_since_ns, 0);
     int count = 1 + (int)(rl_mix64(seed ^ 0xC4A2E) % RL_ORDER_MAX_CHANGES);
+    if (count > horizon) count = (int)horizon;
+    // Distinct looks: two change points on one look would drop two threads at once.
     for (int i = 0; i < count; i++) {
-        STORE(&change_at[i], 1 + (int64_t)(rl_mix64(seed + (uint64_t)(i + 1) * 0x9E3779B97F4A7C15ULL) % (uint64_t)horizon));
+        int64_t at = 1 + (int64_t)(rl_mix64(seed + (uint64_t)(i + 1) * 0x9E3779B97F4A7C15ULL) % (uint64_t)horizon);
+        for (int j = 0; j < i; j++) {
+            if (LOAD(&change_at[j]) != at) continue;
+            at = at % horizon + 1;
+            j = -1;  // look at all the earlier ones again
+        }
+        STORE(&change_at[i], at);
     }
     STORE(&change_count, count);
     STORE(&order_on, seed != 0);

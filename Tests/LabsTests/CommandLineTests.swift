@@ -59,6 +59,7 @@ final class CommandLineTests: XCTestCase {
             "run", "list-adder", "--mode", "stress", "--plain", "--schedule", "pauses"
         ])
         XCTAssertEqual(plain.status, 2)
+        XCTAssertEqual(plain.stderr, notStress.stderr)
         let command = try LabsTestSupport.runRacelab(["frobnicate"])
         XCTAssertEqual(command.status, 2)
         XCTAssertEqual(

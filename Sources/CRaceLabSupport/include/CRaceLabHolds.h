@@ -18,13 +18,21 @@ void rl_preemption_stop(void);
 /// preemption: each lab thread a seeded priority; the sender lets the highest running one go on
 /// and signals the others, which wait in the handler while it runs (it blocks, or 3 ms pass);
 /// 1 to 3 change points, drawn by `seed` among the first `horizon` looks with threads competing,
-/// drop the first one below all, as does keeping the others waiting 20 ms. Seed 0: off (random
-/// preemption again). Rounds: the looks with threads competing since it began (the next
-/// story's horizon); changes: the demotions made.
+/// drop the first one below all, as does keeping the others waiting 20 ms. The n-th thread seen
+/// gets the n-th priority drawn from the seed. Seed 0: off (random preemption again). Rounds:
+/// the looks with threads competing since it began (the next story's horizon); changes: the
+/// demotions made (change points and threads that kept the others waiting).
 void rl_priority_order_begin(uint64_t seed, int64_t horizon);
 int rl_priority_order_on(void);
 int64_t rl_priority_order_rounds(void);
 int64_t rl_priority_order_changes(void);
+/// For Preemption.c's sender, at each look (and its tests): of the candidates `tids` (threads
+/// that ran since the last look, and those waiting for their turn), in ring slots `slots`
+/// (below 32), the one to go first, after the change point or demotion this look brings; 0 when
+/// the order is off or there is none. A new thread in a slot gets the next priority drawn.
+int64_t rl_priority_order_choose(const int *slots, const int64_t *tids, int count, int64_t now_ns);
+/// The thread chosen at the last look (0: none, or the order is off).
+int64_t rl_priority_order_first(void);
 
 /// CPU a signalled thread may use getting back into the call it was blocked in before it counts
 /// as running again (default 50 us). Tests set 0: what a loaded machine can cost.
