@@ -90,6 +90,7 @@ extension StressPass {
     static let policy = PassPolicy(
         defaultIterations: 200, seedOffset: 1000, gradeRuns: 4, gradePoints: 3, isSystematic: false,
         isCalibrated: true, storyMode: .stress, startOrder: 2, shardedStartOrder: 2, showsBroken: false,
-        howItTries: "random timing", helpText: "uses seeded random delays and preemption",
+        howItTries: "random timing",
+        helpText: "uses seeded random delays and preemption (random pauses and a priority order, in turn)",
         makePass: { StressPass(iterations: $0.iterations, seed: $0.seed, schedule: $0.schedule) })
 }

@@ -26,12 +26,7 @@ struct ChildCommand {
         }
         static let traceFile = Option.text("trace-file", "F", "write the interleaving there")
         static let plain = Flag("plain", "the story with nothing armed")
-        static let schedule = Option("schedule", "WAY", "stress: pauses or priority only") { text throws(UsageError) in
-            guard let schedule = StressSchedule(rawValue: text) else {
-                throw UsageError("--schedule takes pauses or priority, not '\(text)'")
-            }
-            return schedule
-        }
+        static let schedule = Option("schedule", "WAY", "stress: pauses, priority or both", parse: StressSchedule.parse)
         static let spec = CommandSpec(
             program: "racelab-child", name: "run", arguments: "<lab>", positionals: 1...1,
             summary: "run one lab variant in one mode (racelab starts it; not for people)",
@@ -92,7 +87,7 @@ struct ChildCommand {
             seed: try arguments[Run.seed] ?? 0, point: point)
         plan.shard = try arguments[Run.shard]
         if arguments[Run.plain] { plan.plain = true }
-        plan.schedule = try arguments[Run.schedule]
+        if let ways = try arguments[Run.schedule], ways.count == 1 { plan.schedule = ways[0] }
         rl_thread_limit_set(RL_LAB_THREAD_LIMIT, 1)  // before any lab code: see the header
         ChildSession.run(lab, plan: plan, traceFile: try arguments[Run.traceFile])
     }
