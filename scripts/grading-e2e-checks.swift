@@ -7,9 +7,14 @@ import Foundation
 let work = CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : "."
 var failures = 0
 
-func check(_ condition: Bool, _ what: String) {
+/// One check's line; a failed one also prints `detail` whole (a message its line shortens), so a
+/// CI log that shows only this part of the output still tells why.
+func check(_ condition: Bool, _ what: String, detail: String? = nil) {
     print((condition ? "ok    " : "FAIL  ") + what)
-    if !condition { failures += 1 }
+    if !condition {
+        failures += 1
+        if let detail { print("      whole: " + detail) }
+    }
 }
 
 func short(_ text: Any?, _ length: Int) -> String { String(String(describing: text ?? "").prefix(length)) }
@@ -134,7 +139,8 @@ for (student, want) in expected.sorted(by: { $0.key < $1.key }) where rows[stude
     let lab = r.labs.first ?? [:]
     let message = lab["message"] as? String ?? ""
     check(r.number("score") == 0 && double(r.gradescope["score"]) == 0 && lab["status"] as? String == want.status && message.contains(want.says),
-          "attack \(student): \(short(lab["status"], 10)) 0/\(Int(double(lab["maxScore"]))): \(short(message, 120))")
+          "attack \(student): \(short(lab["status"], 10)) 0/\(Int(double(lab["maxScore"]))): \(short(message, 120))",
+          detail: message)
 }
 
 // Under a task and a memory limit: the valid fix keeps full marks beside the attacks on tasks,
@@ -143,6 +149,9 @@ if let skipped = try? String(contentsOfFile: "\(work)/limited/skipped", encoding
     print("  (limits: \(skipped.trimmingCharacters(in: .whitespacesAndNewlines)))")
 } else {
     rows = summary("limited")
+    if let peaks = try? String(contentsOfFile: "\(work)/grades-limited/peaks", encoding: .utf8) {
+        print("  (limits: \(peaks.trimmingCharacters(in: .whitespacesAndNewlines)))")
+    }
     let limited: [String: String] = [
         "parked-threads": "threads alive at once", "thread-tree": "threads alive at once",
         "memory-hog": "MiB of memory", "stdout-flood": "on standard output",
@@ -157,7 +166,8 @@ if let skipped = try? String(contentsOfFile: "\(work)/limited/skipped", encoding
         let lab = report("limited", student).labs.first ?? [:]
         let message = lab["message"] as? String ?? ""
         check(double(lab["score"]) == 0 && message.contains(says),
-              "limits, attack \(student): \(Int(double(lab["score"])))/\(Int(double(lab["maxScore"]))): \(short(message, 140))")
+              "limits, attack \(student): \(Int(double(lab["score"])))/\(Int(double(lab["maxScore"]))): \(short(message, 140))",
+              detail: message)
     }
 }
 

@@ -129,7 +129,7 @@ if [ -z "$limited_skip" ]; then
         "$pids_group" "$memory_group" "$RACELAB" grade-all limited --kit kit --workspace workspace --output grades-limited \
         --format json --seed 2026 --labs list-adder) || limited_status=$?
     echo "$limited_status" > "$WORK/grades-limited/exit-status"
-    echo "peak tasks $(cat "$pids_group/pids.peak" 2>/dev/null || echo ?) of 1000, peak memory $(( $(cat "$memory_group/memory.max_usage_in_bytes") >> 20 )) MiB of 6144" \
+    echo "peak tasks $(cat "$pids_group/pids.peak" 2>/dev/null || echo ?) of 1000, peak memory $(( $(cat "$memory_group/memory.max_usage_in_bytes") >> 20 )) MiB of 6144 (reached $(cat "$memory_group/memory.failcnt" 2>/dev/null || echo ?) time(s))" \
         | tee "$WORK/grades-limited/peaks"
     cat "$WORK/grades-limited/summary.csv"
     rmdir "$pids_group" "$memory_group" 2>/dev/null || true

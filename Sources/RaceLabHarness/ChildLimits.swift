@@ -24,6 +24,14 @@ public final class ChildLimits: Sendable {
     /// Kept for builds of student code and for the grader itself, outside every child's group.
     static let tasksKept = 250
     static let memoryKept = 2 << 30
+    /// Room above the children's own limits in the group of them all. Under cgroup v1 a removed
+    /// child's page cache stays charged to that group, and the pages the children's programs
+    /// run from may be charged there too; with a limit of exactly `slots` children's, two
+    /// children near theirs at once put the group at its limit first: the kernel then takes
+    /// back those pages from under both, and they crawl, neither told why, until the watchdog
+    /// ends them (measured: two children filling theirs hit the group's 22,526 times). With
+    /// this room, a child reaches its own limit first, and is ended for it.
+    static let memoryHeadroom = memoryPerChild / 2
 
     let pids: ControlGroupHierarchy
     let memory: ControlGroupHierarchy
@@ -62,8 +70,12 @@ public final class ChildLimits: Sendable {
         memoryFolder = memory.ownGroup.appendingPathComponent(name, isDirectory: true)
         self.tasksRoom = tasksRoom
         self.memoryRoom = memoryRoom
-        slots = max(1, min(64, tasksRoom / Self.tasksPerChild, memoryRoom / Self.memoryPerChild))
+        slots = max(
+            1, min(64, tasksRoom / Self.tasksPerChild, (memoryRoom - Self.memoryHeadroom) / Self.memoryPerChild))
     }
+
+    /// The memory limit of the group of all this harness's children.
+    var folderMemoryLimit: Int { slots * Self.memoryPerChild + Self.memoryHeadroom }
 
     /// The harness's folders, each once (v2 holds both controllers in one).
     var folders: [URL] { pidsFolder == memoryFolder ? [pidsFolder] : [pidsFolder, memoryFolder] }
@@ -104,7 +116,7 @@ public final class ChildLimits: Sendable {
             try ControlGroupHierarchy.write(
                 String(limits.slots * tasksPerChild), to: limits.pidsFolder.appendingPathComponent("pids.max"))
             try ControlGroupHierarchy.write(
-                String(limits.slots * memoryPerChild),
+                String(limits.folderMemoryLimit),
                 to: limits.memoryFolder.appendingPathComponent(memory.memoryLimitFile))
             // ... and so must the group of all its children.
             let name = limits.pidsFolder.lastPathComponent

@@ -65,6 +65,22 @@ final class ChildLimitsTests: XCTestCase {
             limits.slots * ChildLimits.memoryPerChild, max(limits.memoryRoom, ChildLimits.memoryPerChild))
     }
 
+    /// The group of all the children has room above their own limits: with every slot taken and
+    /// each child at its limit, a child's own limit is reached before the group's, so it is the
+    /// one ended, for its own reason.
+    func testTheChildrensGroupBindsAfterTheirOwnLimits() throws {
+        guard let limits = ChildLimits.here else {
+            throw XCTSkip("no kernel limits here: \(ChildLimits.missingReason)")
+        }
+        let written = ControlGroupHierarchy.number(
+            limits.memoryFolder.appendingPathComponent(limits.memory.memoryLimitFile))
+        XCTAssertEqual(written, limits.folderMemoryLimit)
+        XCTAssertGreaterThanOrEqual(
+            limits.folderMemoryLimit - limits.slots * ChildLimits.memoryPerChild, ChildLimits.memoryPerChild / 4)
+        XCTAssertLessThanOrEqual(
+            limits.folderMemoryLimit, max(limits.memoryRoom, ChildLimits.memoryPerChild + ChildLimits.memoryHeadroom))
+    }
+
     /// Without control groups the same memory limit holds, by ThreadSanitizer's own count
     /// (`hard_rss_limit_mb` in every lab child's options): a program that really uses 1.5 GiB
     /// is ended, and its outcome gives the same reason.
