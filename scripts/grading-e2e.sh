@@ -35,7 +35,7 @@ RACELAB="$(cd "$ROOT" && swift build --sanitize=thread --show-bin-path)/racelab"
 ATTACKS="$ROOT/scripts/attacks"
 LABS_ARG=()
 if [ -n "${LABS:-}" ]; then LABS_ARG=(--labs "$LABS"); fi
-say() { printf '\n== %s\n' "$*"; }
+say() { printf "\n== %s (at %d s)\n" "$*" $(( $(date +%s) - started )); }
 started=$(date +%s)
 
 say "build ($ROOT)"
