@@ -24,13 +24,13 @@ public final class ChildLimits: Sendable {
     /// Kept for builds of student code and for the grader itself, outside every child's group.
     static let tasksKept = 250
     static let memoryKept = 2 << 30
-    /// Room above the children's own limits in the group of them all. Under cgroup v1 a removed
-    /// child's page cache stays charged to that group, and the pages the children's programs
-    /// run from may be charged there too; with a limit of exactly `slots` children's, two
-    /// children near theirs at once put the group at its limit first: the kernel then takes
-    /// back those pages from under both, and they crawl, neither told why, until the watchdog
-    /// ends them (measured: two children filling theirs hit the group's 22,526 times). With
-    /// this room, a child reaches its own limit first, and is ended for it.
+    /// Room above the children's own limits in the group of them all (less where the room
+    /// measured has less). A removed child's page cache stays charged to that group, and the
+    /// pages the children's programs run from may be charged there too; with a limit of exactly
+    /// `slots` children's, two children near theirs at once may put the group at its limit
+    /// first. The kernel then takes back pages from under both, and neither group's own count
+    /// says so (scripts/memory-groups-experiment.sh: 22,526 hits of the parent's limit). The
+    /// room lets a child reach its own limit first while what others left can be taken back.
     static let memoryHeadroom = memoryPerChild / 2
 
     let pids: ControlGroupHierarchy
@@ -74,8 +74,16 @@ public final class ChildLimits: Sendable {
             1, min(64, tasksRoom / Self.tasksPerChild, (memoryRoom - Self.memoryHeadroom) / Self.memoryPerChild))
     }
 
-    /// The memory limit of the group of all this harness's children.
-    var folderMemoryLimit: Int { slots * Self.memoryPerChild + Self.memoryHeadroom }
+    /// The memory limit of the group of all this harness's children: theirs, and the headroom
+    /// the room measured has left.
+    var folderMemoryLimit: Int {
+        slots * Self.memoryPerChild + min(Self.memoryHeadroom, max(0, memoryRoom - slots * Self.memoryPerChild))
+    }
+
+    /// Within this of its limit, a child has reached it: it is ended for its memory then, and
+    /// said to be, even when the kernel, busy taking pages back, has not refused it yet (a lab
+    /// child measured 90-130 MiB, so no honest run comes near).
+    static let memoryNearLimit = 64 << 20
 
     /// The harness's folders, each once (v2 holds both controllers in one).
     var folders: [URL] { pidsFolder == memoryFolder ? [pidsFolder] : [pidsFolder, memoryFolder] }
@@ -175,7 +183,7 @@ public final class ChildLimits: Sendable {
 
     /// A child's use of more memory than one run may have, in a learner's words.
     static func memoryReason(endedBy ender: String?) -> String {
-        "it used more than \(memoryPerChild >> 20) MiB of memory, the limit for one run (no fix needs that much)"
+        "it used up the \(memoryPerChild >> 20) MiB of memory one run may have (no fix needs that much)"
             + (ender.map { ": \($0) ended it" } ?? "")
     }
 
@@ -370,8 +378,12 @@ public struct ChildGroup: Sendable {
         folders.map { "echo $$ > \($0.path)/cgroup.procs" }.joined(separator: " && ")
     }
 
-    /// Whether the child's memory reached its limit (asked while it runs: one small read).
-    var memoryLimitReached: Bool { memoryHierarchy.memoryLimitHits(in: memory) > 0 }
+    /// Whether the child's memory reached its limit, or came within `memoryNearLimit` of it
+    /// (asked while it runs: two small reads).
+    var memoryLimitReached: Bool {
+        memoryHierarchy.memoryLimitHits(in: memory) > 0
+            || (memoryHierarchy.memoryPeak(in: memory) ?? 0) >= ChildLimits.memoryPerChild - ChildLimits.memoryNearLimit
+    }
 
     /// The limit the child ran into, in a learner's words; nil if none.
     func limitReached() -> String? {

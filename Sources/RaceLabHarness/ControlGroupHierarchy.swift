@@ -57,6 +57,15 @@ struct ControlGroupHierarchy: Equatable, Sendable {
             : Self.event("max", in: group.appendingPathComponent("memory.events")) ?? 0
     }
 
+    /// The most memory `group` has used (v2 kernels before 5.19 have no `memory.peak`: its use
+    /// now).
+    func memoryPeak(in group: URL) -> Int? {
+        version == .v1
+            ? Self.number(group.appendingPathComponent("memory.max_usage_in_bytes"))
+            : Self.number(group.appendingPathComponent("memory.peak"))
+                ?? Self.number(group.appendingPathComponent("memory.current"))
+    }
+
     /// How many times the kernel's out-of-memory killer acted in `group`.
     func oomKills(in group: URL) -> Int {
         Self.event(
