@@ -342,7 +342,8 @@ public struct Grader {
             return "the program crashed: \(crash.summary)"
         }
         if let hang = run.detections.first(where: { $0.detector == .hang }) {
-            return "the program stopped making progress (a deadlock or a lost wake-up): \(hang.summary)"
+            return
+                "the program stopped making progress (a deadlock, a lost wake-up, or a thread that never stops or waits): \(hang.summary)"
         }
         return run.harnessError.map { "the run could not be judged: \($0)" }
     }

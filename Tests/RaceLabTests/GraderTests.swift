@@ -208,6 +208,22 @@ final class GraderTests: XCTestCase {
             grader.headline(run, lab: lab), "ThreadSanitizer saw a Swift access race at your line Exercise.swift:39")
     }
 
+    /// A hang's headline names every way a program stops making progress, a thread that spins
+    /// or polls for ever among them, not only a deadlock.
+    func testAHangHeadlineNamesAThreadThatNeverStopsToo() {
+        var run = racyRun(seed: 3)
+        run.failures = []
+        run.detections = [
+            Detection(
+                detector: .hang, iteration: 1, seconds: 10,
+                summary: "no progress, killed by the watchdog; at the kill: main thread running")
+        ]
+        XCTAssertEqual(
+            grader.headline(run, lab: lab),
+            "the program stopped making progress (a deadlock, a lost wake-up, or a thread that never stops or waits): "
+                + "no progress, killed by the watchdog; at the kill: main thread running")
+    }
+
     /// atos (Apple's TSan) names files by base name: an exercise's is still the student's.
     func testAnExerciseIsKnownByItsBaseNameToo() {
         XCTAssertTrue(grader.isExercise("Exercise.swift", lab: lab))
